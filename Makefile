@@ -1,0 +1,89 @@
+# Fork bomb killer for Linux 6.12: build, boot and test harness.
+# `make help` lists the targets.
+
+BUILD ?= $(CURDIR)/build
+export BUILD
+export KERNEL_SRC
+
+S := scripts
+
+.PHONY: help deps source apply kernel stock-kernel nofbk-kernel debug-kernel \
+	initramfs check check-kunit check-debug check-configs series demo bench \
+	clean distclean
+
+help:
+	@echo 'Fork bomb killer for Linux 6.12 -- targets:'
+	@echo '  make demo          the main job: stock vs patched kernel on real fork bombs,'
+	@echo '                     side by side, with a table and a picture ($$(BUILD)/demo/)'
+	@echo '  make check         build, boot, run every KUnit and kselftest test; prints'
+	@echo '                     "N passed, N failed, N skipped" and fails if anything failed'
+	@echo '  make check-debug   the same suite on a KASAN/lockdep/kmemleak kernel, failing'
+	@echo '                     on any report'
+	@echo '  make check-configs the feature builds warning-free at W=1 in odd configs'
+	@echo '  make series        the patch series with a cover letter in $$(BUILD)/series/,'
+	@echo '                     checkpatch --strict clean, git am tested on a fresh tree'
+	@echo '  make bench         fork overhead, recovery times, scorer cost ($$(BUILD)/bench/)'
+	@echo '  make kernel        the patched test kernel at $$(BUILD)/bzImage'
+	@echo '  make stock-kernel  the same config without the series at $$(BUILD)/bzImage-stock'
+	@echo '  make initramfs     the test guest userland at $$(BUILD)/initramfs.cpio.gz'
+	@echo '  make apply         lay the series into the kernel tree $$(BUILD)/linux'
+	@echo '  make deps          install the Debian packages all of this needs'
+	@echo '  make clean         remove build products, keep the extracted kernel tree'
+	@echo '  make distclean     remove $$(BUILD) entirely'
+	@echo 'Variables: BUILD=dir (default ./build), KERNEL_SRC=/path/to/linux-6.12 (instead'
+	@echo 'of Debian'"'"'s linux-source-6.12), JOBS=n (default: all CPUs).'
+
+deps:
+	$(S)/deps.sh
+
+source: deps
+	$(S)/get-source.sh
+
+apply: source
+	$(S)/apply.sh
+
+kernel: apply
+	$(S)/build-kernel.sh patched
+
+stock-kernel: source
+	$(S)/stock-tree.sh
+	$(S)/build-kernel.sh stock
+
+nofbk-kernel: apply
+	$(S)/build-kernel.sh nofbk
+
+debug-kernel: apply
+	$(S)/build-kernel.sh debug
+
+initramfs: apply
+	$(S)/build-initramfs.sh
+
+check: kernel initramfs
+	$(S)/run-plan.sh
+
+check-kunit: kernel initramfs
+	$(S)/run-plan.sh -o '^kunit$$'
+
+check-debug: debug-kernel initramfs
+	$(S)/check-debug.sh
+
+check-configs: apply
+	$(S)/check-configs.sh
+
+series: apply
+	$(S)/deps.sh python3-ply python3-git
+	$(S)/series.sh
+
+demo: kernel stock-kernel initramfs
+	$(S)/demo.sh
+
+bench: kernel stock-kernel nofbk-kernel initramfs
+	$(S)/bench.sh
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/series $(BUILD)/demo $(BUILD)/bench \
+		$(BUILD)/initramfs $(BUILD)/kselftest $(BUILD)/stage $(BUILD)/*.cpio.gz \
+		$(BUILD)/bzImage*
+
+distclean:
+	rm -rf $(BUILD)

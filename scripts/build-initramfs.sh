@@ -1,0 +1,52 @@
+#!/bin/sh
+# Build the guest's initramfs: busybox-static, the init in scripts/guest/,
+# the statically linked kselftests of the feature (installed the kselftest
+# way, with run_kselftest.sh) and the demo/bench scripts.
+#
+# Usage: scripts/build-initramfs.sh [TREE]   (default: the patched tree)
+# Output: $BUILD/initramfs.cpio.gz
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+src=${1:-$TREE}
+busybox=/bin/busybox
+[ -x "$busybox" ] || "$TOP/scripts/deps.sh" busybox-static
+file "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
+	die "$busybox is not busybox-static"
+
+root=$BUILD/initramfs
+ksft=$BUILD/kselftest
+rm -rf "$root" "$ksft"
+mkdir -p "$root"
+
+say "building the forkbomb kselftests (static)"
+make -s -C "$src/tools/testing/selftests" TARGETS=forkbomb \
+	O="$BUILD/obj/kselftest" KSFT_INSTALL_PATH="$ksft" \
+	CC="gcc -static" install >/dev/null
+
+say "assembling the initramfs"
+cd "$root"
+mkdir -p bin sbin usr/bin usr/sbin proc sys dev tmp run root etc \
+	 usr/share/forkbomb
+cp "$busybox" bin/busybox
+# Applets go to /bin only: the kselftest runner passes --foreground to
+# /usr/bin/timeout when there is one, and busybox's timeout rejects it.
+for applet in $("$busybox" --list); do
+	[ "$applet" = busybox ] || ln -sf busybox "bin/$applet"
+done
+cp "$TOP/scripts/guest/init" init
+chmod 755 init
+cp -r "$ksft" kselftest
+cp "$TOP"/scripts/guest/*.sh usr/share/forkbomb/ 2>/dev/null || true
+cat > etc/passwd <<'PW'
+root:x:0:0:root:/root:/bin/sh
+bomber:x:1000:1000:unprivileged tests:/tmp:/bin/sh
+nobody:x:65534:65534:nobody:/:/bin/false
+PW
+cat > etc/group <<'GR'
+root:x:0:
+bomber:x:1000:
+nogroup:x:65534:
+GR
+find . | sort | cpio -o -H newc --quiet | gzip -1 > "$BUILD/initramfs.cpio.gz"
+say "$BUILD/initramfs.cpio.gz ready ($(du -k "$BUILD/initramfs.cpio.gz" | cut -f1) KiB)"

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Count the results of one guest boot.
+
+  parse-results.py kunit CONSOLE_LOG KERNEL_TREE   KTAP, through kunit.py parse
+  parse-results.py kselftest RESULTS_LOG           kselftest TAP (run_kselftest.sh)
+
+Prints "PASSED FAILED SKIPPED" on stdout; the name of every test that did
+not pass goes to stderr, with the lines the test logged.
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def kunit(console, tree):
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE='1')
+    out = subprocess.run(
+        [sys.executable, os.path.join(tree, 'tools/testing/kunit/kunit.py'), 'parse',
+         os.path.abspath(console)],
+        capture_output=True, text=True, env=env).stdout
+    counts = {}
+    m = re.search(r'Ran (\d+) tests?: (.*)', out)
+    if not m:
+        print('  no KTAP results in ' + console, file=sys.stderr)
+        return 0, 1, 0
+    for what, num in re.findall(r'(\w+): (\d+)', m.group(2)):
+        counts[what] = int(num)
+    failed = counts.get('failed', 0) + counts.get('crashed', 0) + counts.get('errors', 0)
+    if failed:
+        for line in out.splitlines():
+            if '[FAILED]' in line or '[CRASHED]' in line or 'EXPECTATION FAILED' in line \
+                    or 'Expected' in line:
+                print('  ' + re.sub(r'^\[[0-9:]+\] ', '', line), file=sys.stderr)
+    return counts.get('passed', 0), failed, counts.get('skipped', 0)
+
+
+def kselftest(results):
+    passed = failed = skipped = 0
+    log = []
+    inner_failed = False
+    with open(results, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            m = re.match(r'^# (not ok|ok) \d+ (\S+)(.*)$', line)
+            if m:
+                status, name, rest = m.groups()
+                if '# SKIP' in rest:
+                    skipped += 1
+                elif status == 'ok':
+                    passed += 1
+                else:
+                    failed += 1
+                    inner_failed = True
+                    print('  FAIL %s%s' % (name, rest), file=sys.stderr)
+                    for l in log[-12:]:
+                        print('      ' + l, file=sys.stderr)
+                log = []
+                continue
+            m = re.match(r'^(not ok|ok) \d+ selftests: (\S+): (\S+)(.*)$', line)
+            if m:
+                status, _, prog, rest = m.groups()
+                if status == 'not ok' and not inner_failed:
+                    failed += 1
+                    print('  FAIL %s%s' % (prog, rest), file=sys.stderr)
+                inner_failed = False
+                continue
+            if line.startswith('# #') and ('RUN' not in line):
+                log.append(line[4:])
+    return passed, failed, skipped
+
+
+def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == 'kunit':
+        counts = kunit(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'kselftest':
+        counts = kselftest(sys.argv[2])
+    else:
+        sys.exit(__doc__)
+    print('%d %d %d' % counts)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Boot a kernel in QEMU (TCG) with the test initramfs and run one thing.
+#
+# Usage: scripts/run-qemu.sh NAME RUN [options]
+#   RUN            what the guest's init runs (fbk.run=..., see scripts/guest/init)
+#   -k IMAGE       kernel image (default $BUILD/bzImage)
+#   -m MEM         guest memory (default 256M)
+#   -c CPUS        vCPUs (default 2)
+#   -t SECONDS     hard timeout; a guest still running then is killed (default 300)
+#   -a "ARGS"      more kernel command line
+#   -q "ARGS"      more QEMU arguments
+#
+# The kernel log goes to $BUILD/logs/NAME.console, what the guest reports to
+# $BUILD/logs/NAME.results. Exit status: 0 when the guest ran RUN to the end
+# and powered off, 1 when it crashed or stopped early, 124 on timeout.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 2 ] || die "usage: $0 NAME RUN [-k IMAGE] [-m MEM] [-c CPUS] [-t SECONDS] [-a ARGS] [-q ARGS]"
+name=$1 run=$2
+shift 2
+kernel=$BUILD/bzImage mem=256M cpus=2 limit=300 append= qargs=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k) kernel=$2 ;;
+	-m) mem=$2 ;;
+	-c) cpus=$2 ;;
+	-t) limit=$2 ;;
+	-a) append=$2 ;;
+	-q) qargs=$2 ;;
+	*) die "unknown option $1" ;;
+	esac
+	shift 2
+done
+[ -f "$kernel" ] || die "no kernel image $kernel"
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$initrd" ] || die "no initramfs; run scripts/build-initramfs.sh"
+
+logs=$BUILD/logs
+mkdir -p "$logs"
+console=$logs/$name.console
+results=$logs/$name.results
+rm -f "$console" "$results"
+
+say "boot $name: $(basename "$kernel"), $mem, $cpus vCPU, fbk.run=$run (timeout ${limit}s)"
+start=$(date +%s)
+rc=0
+# shellcheck disable=SC2086
+timeout -k 10 "$limit" qemu-system-x86_64 \
+	-accel tcg -m "$mem" -smp "$cpus" -nodefaults -no-reboot \
+	-display none -monitor none \
+	-serial "file:$console" -serial "file:$results" \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 printk.devkmsg=on fbk.run=$run $append" \
+	$qargs </dev/null || rc=$?
+took=$(( $(date +%s) - start ))
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	say "boot $name: TIMEOUT after ${took}s (guest hung; see $console)"
+	exit 124
+fi
+[ "$rc" = 0 ] || { say "boot $name: qemu failed (exit $rc)"; exit 1; }
+if ! grep -q '^FBK-END' "$results" 2>/dev/null; then
+	say "boot $name: the guest stopped before finishing (${took}s; see $console)"
+	exit 1
+fi
+say "boot $name: done in ${took}s"
