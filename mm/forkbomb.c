@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fork bomb killer: keeping the history tree from fork, exec and exit.
+ *
+ * Every address space created by fork (not CLONE_VM) or exec gets a
+ * record, linked to the record of the address space it came from. The
+ * record outlives its mm: the reaper (forkbomb_reaper.c) forgets it later.
+ *
+ * Locking:
+ *
+ *  fbk_lock (spinlock) guards the structure of the forest, the records'
+ *  @nr_mm and @death, the mm->fbk_node links and fbk_active. Fork, exec
+ *  and mm release take it for a handful of instructions. It is the only
+ *  lock they take.
+ *
+ *  fbk_scan_lock (spinlock) guards record lifetime against scans: whoever
+ *  frees records (the reaper, disabling) holds it and fbk_lock; a scan
+ *  holds only fbk_scan_lock, so it never stops fork or exit while it walks
+ *  the forest. Scans walk locklessly alongside fbk_link(), which only ever
+ *  publishes initialized records at the head of a list.
+ *
+ *  Lock order: fbk_mutex -> fbk_scan_lock -> fbk_lock; a scan nests
+ *  tasklist_lock and task_lock inside fbk_scan_lock. Records are
+ *  allocated before any of these is taken, never under them.
+ *
+ *  mm->fbk_node is only valid while mm->fbk_gen equals fbk_gen: disabling
+ *  tracking frees every record and advances fbk_gen (under both locks), so
+ *  the mms that still point to a freed record are recognised without
+ *  having to find them.
+ */
+
+#include <linux/forkbomb.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include "forkbomb_internal.h"
+
+DEFINE_STATIC_KEY_FALSE(forkbomb_tracking_key);
+
+DEFINE_SPINLOCK(fbk_lock);
+DEFINE_SPINLOCK(fbk_scan_lock);
+/* Serializes enabling, disabling and the reaper. */
+DEFINE_MUTEX(fbk_mutex);
+
+struct fbk_tree fbk_tree;
+static bool fbk_active;			/* fbk_lock */
+static unsigned int fbk_gen;		/* fbk_lock and fbk_scan_lock to write */
+static struct kmem_cache *fbk_cache;
+
+/* When the reaper last found the system calm, in jiffies. */
+unsigned long fbk_calm;
+/* Cap on the records of the forest; see fbk_attach(). */
+unsigned long fbk_max_records;
+/* Records not kept: allocation failed, over the cap, or trimmed by the cap. */
+atomic_long_t fbk_records_dropped = ATOMIC_LONG_INIT(0);
+/* Failed forks: a sign of stress for the reaper. */
+atomic_long_t fbk_fork_failures = ATOMIC_LONG_INIT(0);
+
+/**
+ * fbk_mm_node - the record of an address space
+ * @mm: the address space
+ *
+ * Context: fbk_lock or fbk_scan_lock held, @mm stable.
+ * Return: the record, or NULL when @mm is not tracked.
+ */
+struct fbk_node *fbk_mm_node(struct mm_struct *mm)
+{
+	struct fbk_node *node = READ_ONCE(mm->fbk_node);
+
+	if (!node || READ_ONCE(mm->fbk_gen) != fbk_gen)
+		return NULL;
+	return node;
+}
+
+static void fbk_set_mm_node(struct mm_struct *mm, struct fbk_node *node)
+{
+	WRITE_ONCE(mm->fbk_gen, fbk_gen);
+	WRITE_ONCE(mm->fbk_node, node);
+}
+
+/* Give @mm a record below the record of @parent_mm (which may be NULL). */
+static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm)
+{
+	struct fbk_node *node = NULL, *parent;
+
+	/* Cheap check first: at the cap, do not even allocate. */
+	if (READ_ONCE(fbk_tree.nr_records) < READ_ONCE(fbk_max_records))
+		node = kmem_cache_zalloc(fbk_cache, GFP_KERNEL | __GFP_NOWARN);
+
+	spin_lock(&fbk_lock);
+	if (!fbk_active)
+		goto unlock;
+	parent = parent_mm ? fbk_mm_node(parent_mm) : NULL;
+	if (!node || fbk_tree.nr_records >= fbk_max_records) {
+		/*
+		 * No record of its own: the process joins its parent's, so
+		 * it still counts with its family and dies with it.
+		 */
+		atomic_long_inc(&fbk_records_dropped);
+		if (parent) {
+			parent->nr_mm++;
+			fbk_set_mm_node(mm, parent);
+		}
+		goto unlock;
+	}
+	fbk_link(&fbk_tree, node, parent, jiffies);
+	fbk_set_mm_node(mm, node);
+	node = NULL;
+unlock:
+	spin_unlock(&fbk_lock);
+	if (node)
+		kmem_cache_free(fbk_cache, node);
+}
+
+/**
+ * __forkbomb_mm_fork - record an address space created by fork
+ * @oldmm: the parent's address space
+ * @mm: the child's new copy of it
+ *
+ * Never fails: a child without a record of its own is folded into its
+ * parent's.
+ */
+void __forkbomb_mm_fork(struct mm_struct *oldmm, struct mm_struct *mm)
+{
+	fbk_attach(oldmm, mm);
+}
+
+/**
+ * __forkbomb_mm_exec - record the address space exec is about to install
+ * @oldmm: the address space being replaced (NULL for a kernel thread)
+ * @mm: the new one
+ *
+ * The new record is a child of the old one, which dies when exec drops
+ * the old mm (a vfork child's new record is a child of its parent's).
+ */
+void __forkbomb_mm_exec(struct mm_struct *oldmm, struct mm_struct *mm)
+{
+	fbk_attach(oldmm, mm);
+}
+
+/**
+ * __forkbomb_mm_release - an address space is gone
+ * @mm: the address space, whose last user just left
+ *
+ * Its record dies but stays in the tree, with its family.
+ */
+void __forkbomb_mm_release(struct mm_struct *mm)
+{
+	struct fbk_node *node;
+
+	spin_lock(&fbk_lock);
+	node = fbk_mm_node(mm);
+	if (node)
+		fbk_node_put(&fbk_tree, node);
+	WRITE_ONCE(mm->fbk_node, NULL);
+	spin_unlock(&fbk_lock);
+}
+
+/**
+ * fbk_free_list - free records removed from the forest
+ * @freed: the list fbk_prune() or fbk_detach_all() filled
+ */
+void fbk_free_list(struct hlist_head *freed)
+{
+	struct fbk_node *node;
+	struct hlist_node *tmp;
+
+	hlist_for_each_entry_safe(node, tmp, freed, sibling)
+		kmem_cache_free(fbk_cache, node);
+}
+
+/**
+ * fbk_tracking - is tracking enabled?
+ *
+ * Return: true when the hooks record the history.
+ */
+bool fbk_tracking(void)
+{
+	return static_branch_unlikely(&forkbomb_tracking_key);
+}
+
+/**
+ * fbk_set_tracking - enable or disable tracking
+ * @enable: the new state
+ *
+ * Disabling forgets the whole history at once. Enabling starts a fresh
+ * one, young until the reaper first finds the system calm.
+ *
+ * Context: process context, fbk_mutex held.
+ */
+void fbk_set_tracking(bool enable)
+{
+	HLIST_HEAD(freed);
+
+	lockdep_assert_held(&fbk_mutex);
+	if (enable == fbk_tracking())
+		return;
+	if (enable) {
+		WRITE_ONCE(fbk_calm, jiffies);
+		spin_lock(&fbk_lock);
+		fbk_active = true;
+		spin_unlock(&fbk_lock);
+		static_branch_enable(&forkbomb_tracking_key);
+		return;
+	}
+	static_branch_disable(&forkbomb_tracking_key);
+	spin_lock(&fbk_scan_lock);
+	spin_lock(&fbk_lock);
+	fbk_active = false;
+	fbk_gen++;
+	fbk_detach_all(&fbk_tree, &freed);
+	spin_unlock(&fbk_lock);
+	spin_unlock(&fbk_scan_lock);
+	fbk_free_list(&freed);
+}
+
+static int __init fbk_init(void)
+{
+	BUILD_BUG_ON(sizeof(struct fbk_node) > 64);
+
+	fbk_cache = KMEM_CACHE(fbk_node, SLAB_ACCOUNT);
+	if (!fbk_cache)
+		return -ENOMEM;
+	fbk_tree_init(&fbk_tree);
+	/* Records may take up to 1/256 of memory: 16k records for 256 MiB. */
+	fbk_max_records = max_t(unsigned long, FBK_MIN_RECORDS,
+				(totalram_pages() << PAGE_SHIFT) / 256 /
+				sizeof(struct fbk_node));
+	mutex_lock(&fbk_mutex);
+	fbk_set_tracking(true);
+	mutex_unlock(&fbk_mutex);
+	return 0;
+}
+subsys_initcall(fbk_init);

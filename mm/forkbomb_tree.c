@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fork bomb killer: the history tree.
+ *
+ * A forest of struct fbk_node, one per address space, linked parent to
+ * child as processes fork and exec. All walks are iterative and use the
+ * parent and sibling links only: no recursion and no allocation, whatever
+ * the shape (a chain bomb makes the tree as deep as it has processes).
+ *
+ * Concurrency contract (the callers in forkbomb.c provide the locks):
+ *  - fbk_link(), fbk_node_put(), fbk_prune() and fbk_detach_all() are
+ *    serialized against each other by the caller;
+ *  - the lockless walkers (fbk_first_child(), fbk_post_next(), ...) may
+ *    run concurrently with fbk_link(), which publishes a fully initialized
+ *    record at the head of a list, but never with fbk_prune() or
+ *    fbk_detach_all(), which unlink records.
+ */
+
+#include <linux/compiler.h>
+#include <linux/rculist.h>
+#include "forkbomb_internal.h"
+
+/**
+ * fbk_tree_init - initialize an empty history forest
+ * @tree: the forest
+ */
+void fbk_tree_init(struct fbk_tree *tree)
+{
+	INIT_HLIST_HEAD(&tree->roots);
+	tree->nr_records = 0;
+	tree->epoch = 0;
+}
+
+struct fbk_node *fbk_first_child(const struct fbk_node *node)
+{
+	return hlist_entry_safe(READ_ONCE(node->children.first),
+				struct fbk_node, sibling);
+}
+
+struct fbk_node *fbk_next_sibling(const struct fbk_node *node)
+{
+	return hlist_entry_safe(READ_ONCE(node->sibling.next),
+				struct fbk_node, sibling);
+}
+
+struct fbk_node *fbk_first_root(const struct fbk_tree *tree)
+{
+	return hlist_entry_safe(READ_ONCE(tree->roots.first),
+				struct fbk_node, sibling);
+}
+
+/**
+ * fbk_post_first - first record of a post-order walk
+ * @node: top of the walk (a subtree root, or the first root of a forest)
+ *
+ * Return: the leftmost leaf below @node.
+ */
+struct fbk_node *fbk_post_first(struct fbk_node *node)
+{
+	struct fbk_node *child;
+
+	while ((child = fbk_first_child(node)))
+		node = child;
+	return node;
+}
+
+/**
+ * fbk_post_next - next record of a post-order walk
+ * @node: the record just visited
+ * @top: the subtree root the walk covers, or NULL for the whole forest
+ *
+ * Children come before their parent, so a record can be freed once the
+ * walk has moved past it.
+ *
+ * Return: the next record, or NULL when @node was the last one.
+ */
+struct fbk_node *fbk_post_next(struct fbk_node *node, const struct fbk_node *top)
+{
+	struct fbk_node *next;
+
+	if (node == top)
+		return NULL;
+	next = fbk_next_sibling(node);
+	if (next)
+		return fbk_post_first(next);
+	return node->parent;
+}
+
+/**
+ * fbk_pre_next - next record of a pre-order walk
+ * @node: the record just visited
+ * @top: the subtree root the walk covers, or NULL for the whole forest
+ *
+ * A record comes before its children, and its children are read only
+ * after the caller is done with the record.
+ *
+ * Return: the next record, or NULL when @node was the last one.
+ */
+struct fbk_node *fbk_pre_next(struct fbk_node *node, const struct fbk_node *top)
+{
+	struct fbk_node *next = fbk_first_child(node);
+
+	if (next)
+		return next;
+	while (node && node != top) {
+		next = fbk_next_sibling(node);
+		if (next)
+			return next;
+		node = node->parent;
+	}
+	return NULL;
+}
+
+/**
+ * fbk_link - add a new record to the forest
+ * @tree: the forest
+ * @node: the new record, zeroed
+ * @parent: its parent, or NULL to make it a root
+ * @birth: its birth time, in jiffies
+ *
+ * A record linked below a doomed parent is doomed too: the ordering
+ * against fbk_doom() guarantees that a child linked while its parent is
+ * being doomed is either found by fbk_doom() or sees the parent doomed
+ * here, so a fork bomb cannot escape a kill by forking during it.
+ */
+void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
+	      struct fbk_node *parent, unsigned long birth)
+{
+	node->parent = parent;
+	node->birth = birth;
+	node->nr_mm = 1;
+	INIT_HLIST_HEAD(&node->children);
+	/* Publishes the initialized record to lockless walkers. */
+	hlist_add_head_rcu(&node->sibling,
+			   parent ? &parent->children : &tree->roots);
+	tree->nr_records++;
+	if (parent) {
+		/* Pairs with smp_mb() in fbk_doom(). */
+		smp_mb();
+		if (READ_ONCE(parent->doomed))
+			WRITE_ONCE(node->doomed, 1);
+	}
+}
+
+/**
+ * fbk_node_put - an address space stops using a record
+ * @tree: the forest
+ * @node: the record
+ *
+ * When the last one goes, the record dies in the current epoch; it stays
+ * in the forest until the reaper finds it old.
+ */
+void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node)
+{
+	if (!WARN_ON_ONCE(!node->nr_mm) && !--node->nr_mm)
+		node->death = tree->epoch;
+}
+
+static void fbk_unlink(struct fbk_tree *tree, struct fbk_node *node,
+		       struct hlist_head *freed)
+{
+	hlist_del(&node->sibling);
+	tree->nr_records--;
+	hlist_add_head(&node->sibling, freed);
+}
+
+/**
+ * fbk_prune - forget history older than an epoch
+ * @tree: the forest
+ * @cutoff: records that died in an epoch before @cutoff are old
+ * @reroot: also forget old records that still have children, making those
+ *          children roots; otherwise only old leaves go (and parents that
+ *          become old leaves on the way)
+ * @freed: the removed records are added here, for the caller to free
+ *
+ * Live records and records that died recently always stay.
+ *
+ * Return: the number of records removed.
+ */
+unsigned long fbk_prune(struct fbk_tree *tree, unsigned int cutoff,
+			bool reroot, struct hlist_head *freed)
+{
+	struct fbk_node *node, *next, *child;
+	unsigned long removed = 0;
+
+	node = fbk_first_root(tree);
+	if (node)
+		node = fbk_post_first(node);
+	while (node) {
+		/* Taken first: removal below does not touch what comes next. */
+		next = fbk_post_next(node, NULL);
+		if (fbk_dead(node) && (int)(cutoff - node->death) > 0 &&
+		    (reroot || hlist_empty(&node->children))) {
+			/* Children are already visited and stay: they become roots. */
+			while ((child = fbk_first_child(node))) {
+				hlist_del(&child->sibling);
+				child->parent = NULL;
+				hlist_add_head(&child->sibling, &tree->roots);
+			}
+			fbk_unlink(tree, node, freed);
+			removed++;
+		}
+		node = next;
+	}
+	return removed;
+}
+
+/**
+ * fbk_detach_all - empty the forest
+ * @tree: the forest
+ * @freed: every record is added here, for the caller to free
+ *
+ * Return: the number of records removed.
+ */
+unsigned long fbk_detach_all(struct fbk_tree *tree, struct hlist_head *freed)
+{
+	struct fbk_node *node, *next;
+	unsigned long removed = 0;
+
+	node = fbk_first_root(tree);
+	if (node)
+		node = fbk_post_first(node);
+	while (node) {
+		next = fbk_post_next(node, NULL);
+		fbk_unlink(tree, node, freed);
+		removed++;
+		node = next;
+	}
+	return removed;
+}
