@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fork bombs and innocent workloads for the fork bomb killer selftests and
+ * the demo. Not a test by itself: the tests start it (marked through its
+ * environment) and watch what happens to it.
+ *
+ *   fbk_bomb c KIB        every process forks forever; each new one first
+ *                         touches KIB of memory (the classic C bomb)
+ *   fbk_bomb spread KIB   the same, children spread over all CPUs
+ *   fbk_bomb exec KIB     every process forks, and the child execs this
+ *                         program again
+ *   fbk_bomb setsid KIB   every process forks a child that calls setsid(),
+ *                         forks the next bomb process and exits (daemonize)
+ *   fbk_bomb chain KIB    every process forks one child and waits for it:
+ *                         a chain as deep as the system lets it grow
+ *   fbk_bomb hog          allocates and touches memory until it is killed
+ *   fbk_bomb make JOBS KIB  keeps JOBS short-lived children of KIB running
+ *   fbk_bomb prefork N    a pre-forking server: N idle workers
+ *   fbk_bomb loop         runs one short-lived child after another
+ *   fbk_bomb adjmin N     N idle children with oom_score_adj -1000
+ *   fbk_bomb latency MS   a bystander: forks a child every MS milliseconds
+ *                         and prints "seconds fork_exit_wait_ms" lines
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Touch @kib of fresh memory so that the process really holds it. */
+static void touch(long kib)
+{
+	char *mem;
+
+	if (kib <= 0)
+		return;
+	mem = malloc(kib << 10);
+	if (!mem)
+		return;
+	memset(mem, 1, kib << 10);
+	/* Nobody reads it: keep the compiler from dropping it all. */
+	asm volatile("" : : "r" (mem) : "memory");
+}
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+	int n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu % n, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void bomb(long kib, int spread)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (spread)
+				pin_to(getpid());
+			touch(kib);
+		} else if (pid < 0) {
+			sched_yield();
+		}
+	}
+}
+
+static void exec_bomb(char **argv)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execv("/proc/self/exe", argv);
+			_exit(1);
+		}
+		if (pid < 0)
+			sched_yield();
+	}
+}
+
+static void setsid_bomb(long kib)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			setsid();
+			pid = fork();
+			if (pid == 0) {
+				touch(kib);
+				continue;	/* the daemon is the next bomb process */
+			}
+			_exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		else
+			sched_yield();
+	}
+}
+
+static void chain_bomb(long kib)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			touch(kib);
+			continue;	/* the child carries the chain on */
+		}
+		if (pid < 0) {
+			sched_yield();
+			continue;
+		}
+		waitpid(pid, NULL, 0);
+		_exit(0);
+	}
+}
+
+static void hog(void)
+{
+	for (;;) {
+		touch(1024);
+		sched_yield();
+	}
+}
+
+/* A parallel build: JOBS compilers of KIB each, 20-60 ms apiece. */
+static void make(int jobs, long kib)
+{
+	int running = 0;
+
+	srand(getpid());
+	for (;;) {
+		while (running < jobs) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				touch(kib);
+				sleep_ms(20 + rand() % 40);
+				_exit(0);
+			}
+			if (pid < 0)
+				break;
+			running++;
+		}
+		if (wait(NULL) > 0)
+			running--;
+	}
+}
+
+static void idle_children(int n, int adj_min)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fork() == 0) {
+			if (adj_min) {
+				int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+
+				if (fd < 0 || write(fd, "-1000", 5) != 5)
+					_exit(1);
+				close(fd);
+			}
+			touch(64);
+			for (;;)
+				pause();
+		}
+	}
+	for (;;)
+		pause();
+}
+
+static void loop(void)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		sleep_ms(2);
+	}
+}
+
+/* How long a fork+exit+wait takes for a bystander, every @ms. */
+static void latency(long ms)
+{
+	double start = now_s();
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (;;) {
+		double t0 = now_s(), t1;
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		t1 = now_s();
+		printf("%.3f %.1f%s\n", t0 - start, (t1 - t0) * 1000,
+		       pid < 0 ? " fork-failed" : "");
+		if ((t1 - t0) * 1000 < ms)
+			sleep_ms(ms - (long)((t1 - t0) * 1000));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	long arg = argc > 2 ? atol(argv[2]) : 64;
+
+	if (!strcmp(mode, "c"))
+		bomb(arg, 0);
+	if (!strcmp(mode, "spread"))
+		bomb(arg, 1);
+	if (!strcmp(mode, "exec")) {
+		touch(arg);
+		exec_bomb(argv);
+	}
+	if (!strcmp(mode, "setsid"))
+		setsid_bomb(arg);
+	if (!strcmp(mode, "chain"))
+		chain_bomb(arg);
+	if (!strcmp(mode, "hog"))
+		hog();
+	if (!strcmp(mode, "make") && argc > 3)
+		make(arg, atol(argv[3]));
+	if (!strcmp(mode, "prefork"))
+		idle_children(arg, 0);
+	if (!strcmp(mode, "adjmin"))
+		idle_children(arg, 1);
+	if (!strcmp(mode, "loop"))
+		loop();
+	if (!strcmp(mode, "latency"))
+		latency(arg);
+	fprintf(stderr, "usage: see the comment at the top of fbk_bomb.c\n");
+	return 2;
+}

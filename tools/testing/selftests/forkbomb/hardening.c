@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fork bomb killer under adverse conditions: record allocations that
+ * fail (fault injection; boot with slab_nomerge so that the cache can be
+ * targeted alone), and a history cap hit by a sustained bomb.
+ */
+#include "../kselftest_harness.h"
+#include "bomb_common.h"
+
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define CACHE_FAIL	"/sys/kernel/slab/fbk_node/failslab"
+
+FIXTURE(hardening) {
+	struct bomb_run run;
+	char max_records[32];
+};
+
+FIXTURE_SETUP(hardening)
+{
+	if (getuid())
+		SKIP(return, "must run as root");
+	if (!have_forkbomb_killer())
+		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
+	ASSERT_GT(knob_text("mm_tracking_max_records", self->max_records,
+			    sizeof(self->max_records)), 0);
+	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "oom fork_fail"));
+}
+
+FIXTURE_TEARDOWN(hardening)
+{
+	write_text(CACHE_FAIL, "0");
+	write_text(FAILSLAB "probability", "0");
+	bomb_cleanup(&self->run);
+	knob_set("mm_tracking_max_records", self->max_records);
+}
+
+TEST_F_TIMEOUT(hardening, record_allocation_fails, 300)
+{
+	long records, dropped;
+	int i, failed = 0;
+
+	if (access(CACHE_FAIL, W_OK) || access(FAILSLAB "probability", W_OK))
+		SKIP(return, "no failslab (CONFIG_FAILSLAB, debugfs, slab_nomerge)");
+	ASSERT_EQ(0, write_text(FAILSLAB "ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, write_text(FAILSLAB "cache-filter", "Y"));
+	ASSERT_EQ(0, write_text(FAILSLAB "verbose", "0"));
+	ASSERT_EQ(0, write_text(FAILSLAB "times", "-1"));
+	ASSERT_EQ(0, write_text(FAILSLAB "interval", "1"));
+	ASSERT_EQ(0, write_text(CACHE_FAIL, "1"));
+	records = knob_long("mm_tracking_records");
+	dropped = knob_long("mm_tracking_records_dropped");
+	ASSERT_EQ(0, write_text(FAILSLAB "probability", "100"));
+
+	/* Every record allocation fails: every fork must still work. */
+	for (i = 0; i < 300; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0)
+			failed++;
+		else
+			waitpid(pid, NULL, 0);
+	}
+	ASSERT_EQ(0, write_text(FAILSLAB "probability", "0"));
+	EXPECT_EQ(0, failed);
+	EXPECT_EQ(records, knob_long("mm_tracking_records"));
+	EXPECT_GE(knob_long("mm_tracking_records_dropped") - dropped, 300);
+
+	/* A bomb started afterwards is still caught. */
+	ASSERT_GT(bomb_start(&self->run, "c", "64", NULL, NULL), 0);
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
+}
+
+TEST_F_TIMEOUT(hardening, history_cap, 300)
+{
+	long dropped = knob_long("mm_tracking_records_dropped");
+	long records, peak = 0;
+
+	/* The bomb keeps the system stressed: only the cap bounds history. */
+	ASSERT_EQ(0, knob_set("mm_tracking_max_records", "1024"));
+	ASSERT_EQ(0, knob_set("mm_tracking_reset_interval_msecs", "500"));
+	ASSERT_GT(bomb_start(&self->run, "c", "64", NULL, NULL), 0);
+	while (count_marked(self->run.mark) && now_s() - self->run.started < 150) {
+		records = knob_long("mm_tracking_records");
+		if (records > peak)
+			peak = records;
+		sleep_ms(50);
+	}
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
+	EXPECT_LE(peak, 1024);
+	EXPECT_LE(knob_long("mm_tracking_records"), 1024);
+	EXPECT_GT(knob_long("mm_tracking_records_dropped") - dropped, 0);
+	TH_LOG("records peaked at %ld of 1024; %ld dropped", peak,
+	       knob_long("mm_tracking_records_dropped") - dropped);
+}
+
+TEST_HARNESS_MAIN
