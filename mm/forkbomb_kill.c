@@ -134,6 +134,7 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 	struct task_struct *p, *t;
 
 	read_lock(&tasklist_lock);
+	rcu_read_lock();		/* for the memcg and the creds */
 	for_each_process(p) {
 		struct fbk_node *node;
 		struct mm_struct *mm;
@@ -176,6 +177,7 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 		if (reap)
 			queue_oom_reaper(t);
 	}
+	rcu_read_unlock();
 	read_unlock(&tasklist_lock);
 }
 
