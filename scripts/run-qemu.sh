@@ -51,7 +51,7 @@ timeout -k 10 "$limit" qemu-system-x86_64 \
 	-display none -monitor none \
 	-serial "file:$console" -serial "file:$results" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 printk.devkmsg=on fbk.run=$run $append" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
 	$qargs </dev/null || rc=$?
 took=$(( $(date +%s) - start ))
 
