@@ -283,12 +283,13 @@ TEST_F_TIMEOUT(knobs, disable_empties_and_reenable_restarts, 120)
 	EXPECT_EQ(0, knob_long("mm_tracking_records"));
 	/* The processes that lived through it exit without harm. */
 
-	ASSERT_EQ(0, knob_set("mm_tracking_reset_interval_msecs", "200"));
+	ASSERT_EQ(0, knob_set("mm_tracking_reset_interval_msecs", "30000"));
 	ASSERT_EQ(0, knob_set("mm_tracking_enabled", "enabled"));
 	fork_exit_tree(50);
 	records = knob_long("mm_tracking_records");
 	EXPECT_GE(records, 100);
 	/* The reaper runs again after re-enabling, and forgets them. */
+	ASSERT_EQ(0, knob_set("mm_tracking_reset_interval_msecs", "200"));
 	start = now_s();
 	while (knob_long("mm_tracking_records") > 5 && now_s() - start < 30)
 		sleep_ms(200);
