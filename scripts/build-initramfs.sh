@@ -37,7 +37,10 @@ done
 cp "$TOP/scripts/guest/init" init
 chmod 755 init
 cp -r "$ksft" kselftest
-cp "$TOP"/scripts/guest/*.sh usr/share/forkbomb/ 2>/dev/null || true
+cp "$TOP"/scripts/guest/*.sh usr/share/forkbomb/
+for c in "$TOP"/scripts/guest/*.c; do
+	gcc -static -O2 -Wall -Werror -o "usr/bin/$(basename "$c" .c)" "$c"
+done
 cat > etc/passwd <<'PW'
 root:x:0:0:root:/root:/bin/sh
 bomber:x:1000:1000:unprivileged tests:/tmp:/bin/sh

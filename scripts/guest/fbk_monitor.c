@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The demo's instrument, run inside the guest: starts a bystander that
+ * times its own fork+exit+wait every 250 ms, starts a fork bomb, and
+ * samples the bomb's size and the bystander's latency until the window
+ * ends (or the system has recovered for a few seconds).
+ *
+ *   fbk_monitor SCENARIO WINDOW_S      SCENARIO: c, shell or threads
+ *
+ * Prints "DEMO-SAMPLE t=... bombs=... latency_ms=..." lines and one
+ * "DEMO-RESULT ..." line. The monitor itself runs with oom_score_adj
+ * -1000 so that it survives to report on either kernel; the bystander
+ * and the bomb run with 0. It never forks once the bomb runs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OOM_DIR		"/sys/kernel/mm/oom/"
+#define MARK		"FBK_BOMB=demo"
+#define BOMB		"/kselftest/forkbomb/fbk_bomb"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static long read_long(const char *path, const char *key)
+{
+	char buf[8192], *p;
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (!key)
+		return strtol(buf, NULL, 10);
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ' ')
+			return strtol(p + strlen(key) + 1, NULL, 10);
+	return -1;
+}
+
+/* Live (not zombie) processes carrying the demo's mark. */
+static int count_bombs(void)
+{
+	char path[64], buf[4096];
+	struct dirent *de;
+	int count = 0;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		int pid = atoi(de->d_name), fd, i;
+		ssize_t n;
+		char *p;
+
+		if (pid <= 1)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		if (!p || p[2] == 'Z' || p[2] == 'X')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/environ", pid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		for (i = 0; i < n; i += strlen(buf + i) + 1) {
+			buf[n] = '\0';
+			if (!strcmp(buf + i, MARK)) {
+				count++;
+				break;
+			}
+		}
+	}
+	closedir(dir);
+	return count;
+}
+
+/* The bystander: times fork+exit+wait every 250 ms, reports on @fd. */
+static void bystander(int fd)
+{
+	char line[64];
+
+	write_file("/proc/self/oom_score_adj", "0");
+	for (;;) {
+		double t0 = now_s(), ms;
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		ms = pid > 0 ? (now_s() - t0) * 1000 : -1;
+		snprintf(line, sizeof(line), "%.2f\n", ms);
+		if (write(fd, line, strlen(line)) < 0)
+			_exit(1);
+		if (ms >= 0 && ms < 250)
+			sleep_ms(250 - (long)ms);
+		else
+			sleep_ms(10);
+	}
+}
+
+static pid_t start_bomb(const char *scenario)
+{
+	char *envp[] = { MARK, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
+	char *shell[] = { "/bin/sh", "-c", "f(){ f|f & }; f", NULL };
+	char *c[] = { BOMB, "c", "64", NULL };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	write_file("/proc/self/oom_score_adj", "0");
+	execve(strcmp(scenario, "shell") ? c[0] : shell[0],
+	       strcmp(scenario, "shell") ? c : shell, envp);
+	_exit(127);
+}
+
+/* Let the reaper see the system calm, as it would be before a real bomb. */
+static void settle(void)
+{
+	double start = now_s();
+
+	if (write_file(OOM_DIR "mm_tracking_reset_interval_msecs", "200"))
+		return;
+	while (now_s() - start < 30) {
+		long ago;
+
+		sleep_ms(200);
+		ago = read_long("/sys/kernel/debug/forkbomb/dry_run", "calm_ms_ago");
+		if (ago >= 0 && ago < (now_s() - start) * 1000 - 10)
+			break;
+	}
+	write_file(OOM_DIR "mm_tracking_reset_interval_msecs", "30000");
+}
+
+int main(int argc, char **argv)
+{
+	const char *scenario = argc > 1 ? argv[1] : "c";
+	double window = argc > 2 ? atof(argv[2]) : 45;
+	long oom0, kills0, tasks0;
+	double start, recovered = -1, t, latency_ms = -1;
+	int pipefd[2], bombs = -1, killed;
+	pid_t by;
+	char buf[256];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	write_file("/proc/self/oom_score_adj", "-1000");
+	if (pipe(pipefd))
+		return 1;
+	by = fork();
+	if (by == 0) {
+		close(pipefd[0]);
+		bystander(pipefd[1]);
+	}
+	close(pipefd[1]);
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+
+	settle();
+	if (!strcmp(scenario, "threads"))
+		write_file("/proc/sys/kernel/threads-max", "3000");
+	else
+		write_file("/proc/sys/kernel/threads-max", "100000");
+	oom0 = read_long("/proc/vmstat", "oom_kill");
+	kills0 = read_long(OOM_DIR "forkbomb_kills", NULL);
+	tasks0 = read_long(OOM_DIR "forkbomb_tasks_killed", NULL);
+
+	start = now_s();
+	start_bomb(scenario);
+	for (t = 0; t < window; t = now_s() - start) {
+		ssize_t n;
+
+		sleep_ms(250);
+		/* The bystander's lines are short: the last one counts. */
+		while ((n = read(pipefd[0], buf, sizeof(buf) - 1)) > 0) {
+			char *end, *line;
+
+			buf[n] = '\0';
+			end = strrchr(buf, '\n');
+			if (!end)
+				continue;
+			*end = '\0';
+			line = strrchr(buf, '\n');
+			latency_ms = atof(line ? line + 1 : buf);
+		}
+		waitpid(-1, NULL, WNOHANG);
+		bombs = count_bombs();
+		t = now_s() - start;
+		printf("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f\n", t, bombs, latency_ms);
+		if (bombs == 0 && latency_ms >= 0 && latency_ms < 50) {
+			if (recovered < 0)
+				recovered = t;
+			if (t - recovered >= 3)
+				break;
+		} else {
+			recovered = -1;
+		}
+	}
+	killed = waitpid(by, NULL, WNOHANG) == by;
+	printf("DEMO-RESULT scenario=%s recovered=%.1f left=%d bystander_killed=%d oom_kills=%ld fbk_kills=%ld fbk_tasks=%ld window=%.0f\n",
+	       scenario, recovered, bombs, killed,
+	       read_long("/proc/vmstat", "oom_kill") - oom0,
+	       kills0 < 0 ? -1 : read_long(OOM_DIR "forkbomb_kills", NULL) - kills0,
+	       tasks0 < 0 ? -1 : read_long(OOM_DIR "forkbomb_tasks_killed", NULL) - tasks0,
+	       window);
+	return 0;
+}
