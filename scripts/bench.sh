@@ -1,0 +1,50 @@
+#!/bin/sh
+# make bench: what the fork bomb killer costs, and what it buys.
+#
+#  1. fork+exit+wait and fork+exec+exit+wait, 1 vCPU with -icount (the
+#     guest clock counts executed instructions, so timings repeat): the
+#     patched kernel with tracking off and on in interleaved rounds, the
+#     patched tree with CONFIG_FORKBOMB_KILLER=n, and the stock kernel.
+#  2. records and scan time after trees of 10,000 and 100,000 processes.
+#  3. recovery from a C bomb and a threads-max bomb, patched vs stock.
+#
+# Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
+# cover letter). ROUNDS, FORKS, EXECS and WINDOW tune it.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+rounds=${ROUNDS:-20} forks=${FORKS:-1500} execs=${EXECS:-300} window=${WINDOW:-30}
+out=$BUILD/bench
+rm -rf "$out"
+mkdir -p "$out"
+icount="-icount shift=0,sleep=off"
+
+say "1/3 fork and exec cost: $rounds rounds of $forks forks, $((rounds / 2)) of $execs execs, per kernel"
+for k in patched nofbk stock; do
+	image=$BUILD/bzImage
+	[ "$k" = patched ] || image=$BUILD/bzImage-$k
+	"$TOP/scripts/run-qemu.sh" "bench-$k" script:bench -k "$image" -m 512M -c 1 -t 1800 \
+		-q "$icount" -a "fbk.bench=overhead fbk.rounds=$rounds fbk.forks=$forks fbk.execs=$execs kunit.enable=0"
+	grep '^BENCH' "$BUILD/logs/bench-$k.results" > "$out/overhead-$k.txt"
+done
+
+say "2/3 records and scan time after 10,000 and 100,000 processes"
+"$TOP/scripts/run-qemu.sh" bench-records script:bench -m 1G -c 2 -t 1800 \
+	-a "fbk.bench=records kunit.enable=0"
+grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
+
+say "3/3 recovery: patched vs stock (up to $window s each)"
+for s in c threads; do
+	for k in stock patched; do
+		image=$BUILD/bzImage
+		[ "$k" = stock ] && image=$BUILD/bzImage-stock
+		mem=256M
+		[ "$s" = threads ] && mem=2G
+		"$TOP/scripts/run-qemu.sh" "bench-$s-$k" script:demo -k "$image" -m "$mem" -c 2 \
+			-t $((window + 180)) -a "fbk.demo=$s fbk.window=$window kunit.enable=0" || true
+		grep '^DEMO-RESULT' "$BUILD/logs/bench-$s-$k.results" > "$out/recovery-$s-$k.txt" || true
+	done
+done
+
+python3 "$TOP/scripts/bench-report.py" "$out"
+cat "$out/report.md"
