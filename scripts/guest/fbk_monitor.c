@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,29 +125,48 @@ static int count_bombs(void)
 	return count;
 }
 
-/* The bystander: times fork+exit+wait every 250 ms, reports on @fd. */
-static void bystander(int fd)
-{
-	char line[64];
+/*
+ * What the bystander shares with the monitor: when its fork in flight
+ * started (0 when none is), and how long the last one took (-1: failed).
+ * A fork that hangs counts for as long as it has been hanging.
+ */
+struct probe {
+	volatile double started;
+	volatile double last_ms;
+};
 
+/* The bystander: times fork+exit+wait every 250 ms. */
+static void bystander(struct probe *probe)
+{
 	write_file("/proc/self/oom_score_adj", "0");
 	for (;;) {
 		double t0 = now_s(), ms;
-		pid_t pid = fork();
+		pid_t pid;
 
+		probe->started = t0;
+		pid = fork();
 		if (pid == 0)
 			_exit(0);
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
 		ms = pid > 0 ? (now_s() - t0) * 1000 : -1;
-		snprintf(line, sizeof(line), "%.2f\n", ms);
-		if (write(fd, line, strlen(line)) < 0)
-			_exit(1);
+		probe->last_ms = ms;
+		probe->started = 0;
 		if (ms >= 0 && ms < 250)
 			sleep_ms(250 - (long)ms);
 		else
 			sleep_ms(10);
 	}
+}
+
+/* The bystander's latency as of now: its last fork, or the one hanging. */
+static double latency_now(const struct probe *probe)
+{
+	double started = probe->started, ms = probe->last_ms;
+
+	if (started > 0 && (now_s() - started) * 1000 > ms && ms >= 0)
+		ms = (now_s() - started) * 1000;
+	return ms;
 }
 
 static pid_t start_bomb(const char *scenario)
@@ -187,21 +208,23 @@ int main(int argc, char **argv)
 	double window = argc > 2 ? atof(argv[2]) : 45;
 	long oom0, kills0, tasks0;
 	double start, recovered = -1, t, latency_ms = -1;
-	int pipefd[2], bombs = -1, killed;
-	pid_t by;
-	char buf[256];
+	int bombs = -1, killed = 0;
+	struct probe *probe;
+	pid_t by, w;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	write_file("/proc/self/oom_score_adj", "-1000");
-	if (pipe(pipefd))
+	/* The bomb's orphans come to us, and we reap them as they die. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	probe = mmap(NULL, sizeof(*probe), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (probe == MAP_FAILED)
 		return 1;
+	probe->started = 0;
+	probe->last_ms = -1;
 	by = fork();
-	if (by == 0) {
-		close(pipefd[0]);
-		bystander(pipefd[1]);
-	}
-	close(pipefd[1]);
-	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	if (by == 0)
+		bystander(probe);
 
 	settle();
 	if (!strcmp(scenario, "threads"))
@@ -215,26 +238,15 @@ int main(int argc, char **argv)
 	start = now_s();
 	start_bomb(scenario);
 	for (t = 0; t < window; t = now_s() - start) {
-		ssize_t n;
-
 		sleep_ms(250);
-		/* The bystander's lines are short: the last one counts. */
-		while ((n = read(pipefd[0], buf, sizeof(buf) - 1)) > 0) {
-			char *end, *line;
-
-			buf[n] = '\0';
-			end = strrchr(buf, '\n');
-			if (!end)
-				continue;
-			*end = '\0';
-			line = strrchr(buf, '\n');
-			latency_ms = atof(line ? line + 1 : buf);
-		}
-		waitpid(-1, NULL, WNOHANG);
+		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+			if (w == by)
+				killed = 1;
+		latency_ms = killed ? -1 : latency_now(probe);
 		bombs = count_bombs();
 		t = now_s() - start;
 		printf("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f\n", t, bombs, latency_ms);
-		if (bombs == 0 && latency_ms >= 0 && latency_ms < 50) {
+		if (bombs == 0 && !killed && latency_ms >= 0 && latency_ms < 50) {
 			if (recovered < 0)
 				recovered = t;
 			if (t - recovered >= 3)
@@ -243,7 +255,9 @@ int main(int argc, char **argv)
 			recovered = -1;
 		}
 	}
-	killed = waitpid(by, NULL, WNOHANG) == by;
+	while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+		if (w == by)
+			killed = 1;
 	printf("DEMO-RESULT scenario=%s recovered=%.1f left=%d bystander_killed=%d oom_kills=%ld fbk_kills=%ld fbk_tasks=%ld window=%.0f\n",
 	       scenario, recovered, bombs, killed,
 	       read_long("/proc/vmstat", "oom_kill") - oom0,
