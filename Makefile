@@ -8,17 +8,20 @@ export KERNEL_SRC
 S := scripts
 
 .PHONY: help deps source apply kernel stock-kernel nofbk-kernel debug-kernel \
-	initramfs check check-kunit check-debug check-configs series demo bench \
+	initramfs check check-quick check-kunit check-debug check-configs series demo bench \
 	clean distclean
 
 help:
 	@echo 'Fork bomb killer for Linux 6.12 -- targets:'
 	@echo '  make demo          the main job: stock vs patched kernel on real fork bombs,'
 	@echo '                     side by side, with a table and a picture ($$(BUILD)/demo/)'
-	@echo '  make check         build, boot, run every KUnit and kselftest test; prints'
+	@echo '  make check         build, boot, run every KUnit and kselftest test on the test'
+	@echo '                     kernel, then on the debug kernel (check-debug); prints'
 	@echo '                     "N passed, N failed, N skipped" and fails if anything failed'
-	@echo '  make check-debug   the same suite on a KASAN/lockdep/kmemleak kernel, failing'
-	@echo '                     on any report'
+	@echo '  make check-quick   only the first half of check: the suite on the test kernel'
+	@echo '  make check-kunit   only the KUnit boot'
+	@echo '  make check-debug   the suite on a KASAN/lockdep/kmemleak kernel booted with'
+	@echo '                     panic_on_warn, failing on any report in the kernel log'
 	@echo '  make check-configs the feature builds warning-free at W=1 in odd configs'
 	@echo '  make series        the patch series with a cover letter in $$(BUILD)/series/,'
 	@echo '                     checkpatch --strict clean, git am tested on a fresh tree'
@@ -59,6 +62,9 @@ initramfs: apply
 	$(S)/build-initramfs.sh
 
 check: kernel initramfs
+	$(S)/check.sh
+
+check-quick: kernel initramfs
 	$(S)/run-plan.sh
 
 check-kunit: kernel initramfs
