@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #define OOM_DIR		"/sys/kernel/mm/oom/"
 #define MARK		"FBK_BOMB=demo"
 #define BOMB		"/kselftest/forkbomb/fbk_bomb"
+#define CGROUP		"/sys/fs/cgroup/demo-bomb/"
 
 static double now_s(void)
 {
@@ -78,8 +80,11 @@ static long read_long(const char *path, const char *key)
 	return -1;
 }
 
-/* Live (not zombie) processes carrying the demo's mark. */
-static int count_bombs(void)
+/*
+ * Live (not zombie) processes carrying the demo's mark, the slow way:
+ * reading every process's environment gets slow when the system thrashes.
+ */
+static int scan_bombs(void)
 {
 	char path[64], buf[4096];
 	struct dirent *de;
@@ -123,6 +128,25 @@ static int count_bombs(void)
 	}
 	closedir(dir);
 	return count;
+}
+
+/*
+ * The bomb runs in a cgroup of its own, so that counting it is one read
+ * of pids.current (zombies count until we reap them, which we do before
+ * each count); the slow scan is the fallback without the pids controller.
+ */
+static int use_cgroup;
+
+static void setup_cgroup(void)
+{
+	mkdir(CGROUP, 0755);
+	write_file("/sys/fs/cgroup/cgroup.subtree_control", "+pids");
+	use_cgroup = access(CGROUP "pids.current", R_OK) == 0;
+}
+
+static int count_bombs(void)
+{
+	return use_cgroup ? read_long(CGROUP "pids.current", NULL) : scan_bombs();
 }
 
 /*
@@ -179,6 +203,8 @@ static pid_t start_bomb(const char *scenario)
 	if (pid)
 		return pid;
 	write_file("/proc/self/oom_score_adj", "0");
+	if (use_cgroup)
+		write_file(CGROUP "cgroup.procs", "0");
 	execve(strcmp(scenario, "shell") ? c[0] : shell[0],
 	       strcmp(scenario, "shell") ? c : shell, envp);
 	_exit(127);
@@ -226,6 +252,7 @@ int main(int argc, char **argv)
 	if (by == 0)
 		bystander(probe);
 
+	setup_cgroup();
 	settle();
 	if (!strcmp(scenario, "threads"))
 		write_file("/proc/sys/kernel/threads-max", "3000");
@@ -245,7 +272,10 @@ int main(int argc, char **argv)
 		latency_ms = killed ? -1 : latency_now(probe);
 		bombs = count_bombs();
 		t = now_s() - start;
-		printf("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f\n", t, bombs, latency_ms);
+		printf("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f bystander_killed=%d oom_kills=%ld fbk_kills=%ld\n",
+		       t, bombs, latency_ms, killed,
+		       read_long("/proc/vmstat", "oom_kill") - oom0,
+		       kills0 < 0 ? -1 : read_long(OOM_DIR "forkbomb_kills", NULL) - kills0);
 		if (bombs == 0 && !killed && latency_ms >= 0 && latency_ms < 50) {
 			if (recovered < 0)
 				recovered = t;
@@ -264,5 +294,8 @@ int main(int argc, char **argv)
 	       kills0 < 0 ? -1 : read_long(OOM_DIR "forkbomb_kills", NULL) - kills0,
 	       tasks0 < 0 ? -1 : read_long(OOM_DIR "forkbomb_tasks_killed", NULL) - tasks0,
 	       window);
+	/* Whatever is left of the bomb goes, so that the guest can power off. */
+	if (use_cgroup)
+		write_file(CGROUP "cgroup.kill", "1");
 	return 0;
 }
