@@ -31,18 +31,19 @@ per_kernel = {}
 for k in ('patched', 'nofbk', 'stock'):
     per_kernel[k] = lines('overhead-%s.txt' % k)
 for kind, what in (('fork', 'fork+exit+wait'), ('exec', 'fork+exec+exit+wait')):
-    rows = [r for r in per_kernel['patched'] if r.get('kind') == kind]
-    rounds = sorted({int(r['round']) for r in rows})
+    rows = [r for r in per_kernel['patched'] if r.get('kind') == kind and 'round' in r]
+    rounds = sorted({(r.get('boot', '1'), int(r['round'])) for r in rows})
     ratios = []
     report.append('### %s, tracking on vs off in the same boot\n' % what)
-    report.append('| round | off (ns/op) | on (ns/op) | on/off |')
-    report.append('|---:|---:|---:|---:|')
-    for n in rounds:
-        off = [float(r['ns_per_op']) for r in rows if int(r['round']) == n and r['tracking'] == 'off']
-        on = [float(r['ns_per_op']) for r in rows if int(r['round']) == n and r['tracking'] == 'on']
+    report.append('| boot | round | off (ns/op) | on (ns/op) | on/off |')
+    report.append('|---:|---:|---:|---:|---:|')
+    for b, n in rounds:
+        this = [r for r in rows if r.get('boot', '1') == b and int(r['round']) == n]
+        off = [float(r['ns_per_op']) for r in this if r['tracking'] == 'off']
+        on = [float(r['ns_per_op']) for r in this if r['tracking'] == 'on']
         if off and on:
             ratios.append(on[0] / off[0])
-            report.append('| %d | %.0f | %.0f | %.4f |' % (n, off[0], on[0], ratios[-1]))
+            report.append('| %s | %d | %.0f | %.0f | %.4f |' % (b, n, off[0], on[0], ratios[-1]))
     if ratios:
         report.append('\nMedian ratio on/off: **%.4f** (min %.4f, max %.4f, %d rounds)\n'
                       % (med(ratios), min(ratios), max(ratios), len(ratios)))
@@ -56,7 +57,7 @@ for kind, what in (('fork', 'fork+exit+wait'), ('exec', 'fork+exec+exit+wait')):
         m[(k, tracking)] = med(xs)
     stock = m[('stock', 'none')]
     if stock == stock:
-        report.append('### %s, across kernels (median of all rounds)\n' % what)
+        report.append('### %s, across kernels (median of all rounds of all boots)\n' % what)
         report.append('| kernel | ns/op | vs stock |')
         report.append('|---|---:|---:|')
         for (k, tracking), label in (((('stock', 'none')), 'stock 6.12'),
@@ -66,6 +67,17 @@ for kind, what in (('fork', 'fork+exit+wait'), ('exec', 'fork+exec+exit+wait')):
             v = m[(k, tracking)]
             report.append('| %s | %.0f | %.4f |' % (label, v, v / stock))
         report.append('')
+        spread = {}
+        for k in ('patched', 'nofbk', 'stock'):
+            per_boot = {}
+            for r in per_kernel[k]:
+                if r.get('kind') == kind:
+                    per_boot.setdefault(r.get('boot', '1'), []).append(float(r['ns_per_op']))
+            spread[k] = [med(v) for v in per_boot.values()]
+        if len(spread['stock']) > 1:
+            report.append('Boot-to-boot: the median of one boot of the same kernel ranges over %s '
+                          '(stock), so differences of that size across kernels are noise.\n'
+                          % ', '.join('%.0f' % v for v in spread['stock']))
         summary.append('%s vs stock (medians, separate boots): CONFIG=n %.4f, disabled %.4f, enabled %.4f'
                        % (what, m[('nofbk', 'none')] / stock, m[('patched', 'off')] / stock,
                           m[('patched', 'on')] / stock))
