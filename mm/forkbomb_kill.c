@@ -111,6 +111,7 @@ static void fbk_scan_tasks(const struct fbk_scope *scope,
 		t = find_lock_task_mm(p);
 		if (!t)
 			continue;
+		__acquire(&t->alloc_lock);	/* for sparse: t is locked */
 		node = fbk_mm_node(t->mm);
 		class = fbk_task_class(p, t, scope);
 		if (class == FBK_COUNT)
@@ -145,6 +146,7 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 		t = find_lock_task_mm(p);
 		if (!t)
 			continue;
+		__acquire(&t->alloc_lock);	/* for sparse: t is locked */
 		mm = t->mm;
 		node = fbk_mm_node(mm);
 		if (!node || !READ_ONCE(node->doomed) ||
