@@ -9,10 +9,11 @@
  * run are freed, and live records whose ancestry is freed become roots.
  * Asking for two quiet intervals in a row keeps a bomb that pauses for a
  * moment (processes exiting as fast as they fork) from being mistaken for
- * calm, which would make its history old. Under stress nothing is forgotten, so a fork bomb in
- * the making keeps its whole family on record; only the cap on records
- * (fbk_max_records) bounds the history then, and when three quarters of it
- * are used the reaper drops old leaves, which loses no live process.
+ * calm, which would make its history old. Under stress nothing is
+ * forgotten, so a fork bomb in the making keeps its whole family on
+ * record; only the cap on records (fbk_max_records) bounds the history
+ * then, and when three quarters of it are used the reaper drops old
+ * leaves, which loses no live process.
  */
 
 #include <linux/jiffies.h>
