@@ -39,7 +39,8 @@ chmod 755 init
 cp -r "$ksft" kselftest
 cp "$TOP"/scripts/guest/*.sh usr/share/forkbomb/
 for c in "$TOP"/scripts/guest/*.c; do
-	gcc -static -O2 -Wall -Werror -o "usr/bin/$(basename "$c" .c)" "$c"
+	gcc -static -O2 -Wall -Werror -I"$TOP/tools/testing/selftests/forkbomb" \
+		-o "usr/bin/$(basename "$c" .c)" "$c"
 done
 cat > etc/passwd <<'PW'
 root:x:0:0:root:/root:/bin/sh

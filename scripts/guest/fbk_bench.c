@@ -13,64 +13,14 @@
  * (off/on, on/off, ...), so that drift cancels out. Prints
  * "BENCH kind=... round=... tracking=... ns_per_op=..." lines.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "forkbomb_util.h"	/* tools/testing/selftests/forkbomb/ */
 
-#define OOM_DIR	"/sys/kernel/mm/oom/"
-
-static double now_ns(void)
+/* A number alone in a file (sysfs); -1 if unreadable. */
+static long file_long(const char *path)
 {
-	struct timespec ts;
+	char buf[64];
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-static long read_long(const char *path, const char *key)
-{
-	char buf[8192], *p;
-
-	if (read_text(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	if (!key)
-		return strtol(buf, NULL, 10);
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ' ')
-			return strtol(p + strlen(key) + 1, NULL, 10);
-	return -1;
+	return read_text(path, buf, sizeof(buf)) > 0 ? strtol(buf, NULL, 10) : -1;
 }
 
 static char *self;
@@ -79,7 +29,7 @@ static char *self;
 static double measure(const char *kind, long n)
 {
 	char *const argv[] = { self, "exit", NULL };
-	double start = now_ns();
+	double start = now_s();
 	long i;
 
 	for (i = 0; i < n; i++) {
@@ -95,7 +45,7 @@ static double measure(const char *kind, long n)
 			exit(1);
 		}
 	}
-	return (now_ns() - start) / n;
+	return (now_s() - start) * 1e9 / n;
 }
 
 static void rounds(const char *kind, int nr, long n)
@@ -110,14 +60,14 @@ static void rounds(const char *kind, int nr, long n)
 			double ns;
 
 			if (have)
-				write_file(OOM_DIR "mm_tracking_enabled", on ? "enabled" : "disabled");
+				knob_set("mm_tracking_enabled", on ? "enabled" : "disabled");
 			ns = measure(kind, n);
 			printf("BENCH kind=%s round=%d tracking=%s ns_per_op=%.0f\n", kind, r,
 			       have ? (on ? "on" : "off") : "none", ns);
 		}
 	}
 	if (have)
-		write_file(OOM_DIR "mm_tracking_enabled", "enabled");
+		knob_set("mm_tracking_enabled", "enabled");
 }
 
 /* A tree of @n processes: @n/100 children each fork 99 that exit. */
@@ -126,10 +76,10 @@ static void records(long n)
 	long before, after, kids = n / 100, i, j, objsize, slabsize;
 	char val[32];
 
-	write_file(OOM_DIR "mm_tracking_reset_interval_msecs", "86400000");
+	knob_set("mm_tracking_reset_interval_msecs", "86400000");
 	snprintf(val, sizeof(val), "%ld", n * 2 + 100000);
-	write_file(OOM_DIR "mm_tracking_max_records", val);
-	before = read_long(OOM_DIR "mm_tracking_records", NULL);
+	knob_set("mm_tracking_max_records", val);
+	before = knob_long("mm_tracking_records");
 	for (i = 0; i < kids; i++) {
 		pid_t pid = fork();
 
@@ -145,16 +95,16 @@ static void records(long n)
 		}
 		waitpid(pid, NULL, 0);
 	}
-	after = read_long(OOM_DIR "mm_tracking_records", NULL);
-	objsize = read_long("/sys/kernel/slab/fbk_node/object_size", NULL);
-	slabsize = read_long("/sys/kernel/slab/fbk_node/slab_size", NULL);
+	after = knob_long("mm_tracking_records");
+	objsize = file_long("/sys/kernel/slab/fbk_node/object_size");
+	slabsize = file_long("/sys/kernel/slab/fbk_node/slab_size");
 	printf("BENCH kind=records processes=%ld records_before=%ld records_after=%ld object_size=%ld slab_size=%ld\n",
 	       kids * 100, before, after, objsize, slabsize);
 	/* The scan an OOM would run, a few times: the best and the median. */
 	for (i = 0; i < 5; i++)
 		printf("BENCH kind=scan records=%ld scan_ns=%ld\n",
-		       read_long("/sys/kernel/debug/forkbomb/dry_run", "records"),
-		       read_long("/sys/kernel/debug/forkbomb/dry_run", "scan_ns"));
+		       dry_run_value("records"),
+		       dry_run_value("scan_ns"));
 }
 
 int main(int argc, char **argv)

@@ -249,18 +249,24 @@ static inline void stop_child(pid_t pid)
 	}
 }
 
-/* A value from the debugfs dry run ("key value" lines); -1 if missing. */
-static inline long dry_run_value(const char *key)
+/* A value from a file of "key value" lines (/proc/vmstat); -1 if missing. */
+static inline long file_value(const char *path, const char *key)
 {
-	char buf[1024], *p;
+	char buf[8192], *p;
 	size_t len = strlen(key);
 
-	if (read_text(DRY_RUN, buf, sizeof(buf)) <= 0)
+	if (read_text(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (!strncmp(p, key, len) && p[len] == ' ')
 			return strtol(p + len + 1, NULL, 10);
 	return -1;
+}
+
+/* A value from the debugfs dry run; -1 if missing. */
+static inline long dry_run_value(const char *key)
+{
+	return file_value(DRY_RUN, key);
 }
 
 /*
