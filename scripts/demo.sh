@@ -94,6 +94,7 @@ n=$(echo $scenarios | wc -w)
 	echo "set ytics nomirror"
 	echo "set key outside right top"
 	echo "set grid"
+	echo "set xrange [0:$((window + 5))]"
 	echo "ok(x) = x < 0 ? 1/0 : (x < 0.5 ? 0.5 : x)"
 	echo "failed(x) = x < 0 ? 100000 : 1/0"
 	for s in $scenarios; do
