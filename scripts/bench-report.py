@@ -109,13 +109,14 @@ report.append('| bomb | kernel | recovered after | bomb processes left | bystand
 report.append('|---|---|---|---:|---:|---:|---:|')
 for s, label in (('c', 'C bomb, 256 MiB'), ('threads', 'C bomb, 2 GiB, threads-max 3000')):
     for k in ('stock', 'patched'):
-        rs = lines('recovery-%s-%s.txt' % (s, k))
-        if not rs:
+        rs = lines('recovery-%s-%s.result' % (s, k))
+        if not rs or 'recovered' not in rs[0]:
             report.append('| %s | %s | (guest failed) | | | | |' % (label, k))
             continue
         r = rs[0]
         rec = float(r['recovered'])
-        rec_s = 'never (within %s s)' % r['window'] if rec < 0 else '%.1f s' % rec
+        rec_s = 'never (%s %s s)' % ('stuck at' if r.get('stuck') else 'within', r['window']) \
+            if rec < 0 else '%.1f s' % rec
         report.append('| %s | %s | %s | %s | %s | %s | %s |'
                       % (label, k, rec_s, r['left'], r['bystander_killed'], r['oom_kills'],
                          r['fbk_kills'] if r['fbk_kills'] != '-1' else '-'))

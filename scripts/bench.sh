@@ -44,11 +44,7 @@ for s in c threads; do
 	for k in stock patched; do
 		image=$BUILD/bzImage
 		[ "$k" = stock ] && image=$BUILD/bzImage-stock
-		mem=256M
-		[ "$s" = threads ] && mem=2G
-		"$TOP/scripts/run-qemu.sh" "bench-$s-$k" script:demo -k "$image" -m "$mem" -c 2 \
-			-t $((window + 180)) -a "fbk.demo=$s fbk.window=$window kunit.enable=0" || true
-		grep '^DEMO-RESULT' "$BUILD/logs/bench-$s-$k.results" > "$out/recovery-$s-$k.txt" || true
+		"$TOP/scripts/demo-boot.sh" "bench-$s-$k" "$s" "$image" "$window" "$out/recovery-$s-$k"
 	done
 done
 

@@ -4,7 +4,8 @@
 # fork every 250 ms while the bomb runs. Prints a table and draws
 # $BUILD/demo/demo.png. Every figure comes from the runs.
 #
-# REPLOT=1 redraws the table and the picture from the last run's logs.
+# REPLOT=1 redraws the table and the picture from the last run's logs
+# (scripts/demo-boot.sh).
 # Scenarios (SCENARIOS="c shell threads" by default):
 #   c        a C fork bomb, each process touching 64 KiB, 256 MiB guest
 #   shell    the shell bomb whose parents exit, f(){ f|f & }; f, 256 MiB
@@ -27,20 +28,7 @@ for s in $scenarios; do
 	for k in stock patched; do
 		image=$BUILD/bzImage
 		[ "$k" = stock ] && image=$BUILD/bzImage-stock
-		name=demo-$s-$k
-		[ -n "${REPLOT:-}" ] || "$TOP/scripts/run-qemu.sh" "$name" script:demo -k "$image" -m "$(memory "$s")" \
-			-c 2 -t $((window + 180)) \
-			-a "fbk.demo=$s fbk.window=$window kunit.enable=0" || true
-		res=$BUILD/logs/$name.results
-		sed -n 's/^DEMO-SAMPLE t=\([^ ]*\) bombs=\([^ ]*\) latency_ms=\([^ ]*\).*/\1 \2 \3/p' \
-			"$res" > "$out/$s-$k.dat" 2>/dev/null || true
-		# A guest too swamped to finish its window (the stock kernel can
-		# be): its last sample is the result, as of that moment.
-		grep '^DEMO-RESULT' "$res" > "$out/$s-$k.result" 2>/dev/null ||
-			grep '^DEMO-SAMPLE' "$res" 2>/dev/null | tail -n 1 |
-			sed 's/^DEMO-SAMPLE t=\([^ ]*\) bombs=\([^ ]*\) latency_ms=[^ ]* \(.*\)/DEMO-RESULT recovered=-1 left=\2 \3 window=\1 stuck=1/' \
-				> "$out/$s-$k.result"
-		[ -s "$out/$s-$k.result" ] || echo "DEMO-RESULT boot-failed" > "$out/$s-$k.result"
+		"$TOP/scripts/demo-boot.sh" "demo-$s-$k" "$s" "$image" "$window" "$out/$s-$k"
 	done
 done
 
@@ -54,7 +42,7 @@ table=$out/table.txt
 		for k in stock patched; do
 			r=$out/$s-$k.result
 			if grep -q boot-failed "$r"; then
-				printf '%-9s %-8s %-22s\n' "$s" "$k" "(guest failed, see logs)"
+				printf '%-9s %-8s %-26s\n' "$s" "$k" "(guest failed, see logs)"
 				continue
 			fi
 			rec=$(field "$r" recovered)
