@@ -81,8 +81,12 @@ static void fbk_set_mm_node(struct mm_struct *mm, struct fbk_node *node)
 	WRITE_ONCE(mm->fbk_node, node);
 }
 
-/* Give @mm a record below the record of @parent_mm (which may be NULL). */
-static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm)
+/*
+ * Give @mm a record below the record of @parent_mm (which may be NULL);
+ * @flags is FBK_EXEC for an exec.
+ */
+static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm,
+		       u8 flags)
 {
 	struct fbk_node *node = NULL, *parent;
 
@@ -106,6 +110,7 @@ static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm)
 		}
 		goto unlock;
 	}
+	node->flags = flags;
 	fbk_link(&fbk_tree, node, parent, jiffies);
 	fbk_set_mm_node(mm, node);
 	node = NULL;
@@ -121,11 +126,14 @@ unlock:
  * @mm: the child's new copy of it
  *
  * Never fails: a child without a record of its own is folded into its
- * parent's.
+ * parent's. Also notes the anonymous pages the child shares with its
+ * parent copy-on-write, which are not its own (fbk_mm_own_pages()).
  */
 void __forkbomb_mm_fork(struct mm_struct *oldmm, struct mm_struct *mm)
 {
-	fbk_attach(oldmm, mm);
+	mm->fbk_inherited_pages = get_mm_counter(mm, MM_ANONPAGES) +
+				  get_mm_counter(mm, MM_SWAPENTS);
+	fbk_attach(oldmm, mm, 0);
 }
 
 /**
@@ -138,7 +146,7 @@ void __forkbomb_mm_fork(struct mm_struct *oldmm, struct mm_struct *mm)
  */
 void __forkbomb_mm_exec(struct mm_struct *oldmm, struct mm_struct *mm)
 {
-	fbk_attach(oldmm, mm);
+	fbk_attach(oldmm, mm, FBK_EXEC);
 }
 
 /**
@@ -157,6 +165,27 @@ void __forkbomb_mm_release(struct mm_struct *mm)
 		fbk_node_put(&fbk_tree, node);
 	WRITE_ONCE(mm->fbk_node, NULL);
 	spin_unlock(&fbk_lock);
+}
+
+/**
+ * fbk_mm_own_pages - the memory only this address space holds
+ * @mm: the address space
+ *
+ * Anonymous and swapped-out pages, less those it shared with its parent
+ * copy-on-write when it was forked (which its parent counts), plus its
+ * page tables. Killing every process of a pre-forking server frees each
+ * of its shared pages once; this counts each of them once. Read as the OOM
+ * killer reads the counters: approximately, without locks.
+ *
+ * Return: the number of pages.
+ */
+unsigned long fbk_mm_own_pages(struct mm_struct *mm)
+{
+	long anon = get_mm_counter(mm, MM_ANONPAGES) +
+		    get_mm_counter(mm, MM_SWAPENTS) -
+		    READ_ONCE(mm->fbk_inherited_pages);
+
+	return max(anon, 0L) + mm_pgtables_bytes(mm) / PAGE_SIZE;
 }
 
 /**

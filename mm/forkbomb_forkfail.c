@@ -5,73 +5,132 @@
  * On a machine with plenty of memory a fork bomb never reaches OOM: fork
  * starts failing with -EAGAIN once kernel.threads-max, kernel.pid_max or
  * the user's RLIMIT_NPROC is exhausted, and stays so. copy_process() tells
- * us (forkbomb_fork_failed()); the failing fork only counts and queues a
- * work item, which runs the same scan as the OOM path, weighing subtrees
- * by processes instead of memory, and kills the bomb the same way.
+ * us (forkbomb_fork_failed()), and the failing task runs the same scan as
+ * the OOM path right there, weighing subtrees by processes instead of
+ * memory, and kills the bomb the same way. Running in the failing task
+ * needs no other thread, which could not be created now, and no CPU to
+ * come free behind thousands of runnable bomb processes: the kill comes
+ * within the failed fork.
  *
  * When the user is over RLIMIT_NPROC, only that user's processes are
  * scored and killed. Otherwise (threads-max, pid_max, or a pids cgroup
  * limit, which fail the same way) every process is in scope, and a bomb
  * must hold at least half of them.
+ *
+ * A spawner (one process forking children that stay) is only killed once
+ * it keeps failing: a bounded job that hits its limit stops after a few
+ * failed forks, a runaway spawner does not (fbk_spawner_confirmed()).
  */
 
 #include <linux/cred.h>
 #include <linux/forkbomb.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/oom.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sysfs.h>
 #include <linux/user_namespace.h>
-#include <linux/workqueue.h>
 #include "forkbomb_internal.h"
 
-/* Scans after a kill come quickly, scans that found nothing less so. */
-#define FBK_RETRY_AFTER_KILL	(HZ / 10)
+/* Scans after a kill or an undecided one come soon, after none less so. */
+#define FBK_RETRY_SOON		(HZ / 20)
 #define FBK_RETRY_AFTER_NONE	HZ
+/*
+ * A spawner must still be failing this long after it was first seen, and
+ * must not have paused for longer than the gap meanwhile.
+ */
+#define FBK_SPAWNER_CONFIRM	(HZ / 4)
+#define FBK_SPAWNER_GAP		(HZ / 2)
 
-static unsigned long fbk_next_scan;	/* jiffies */
-static kuid_t fbk_fail_uid;
-static bool fbk_fail_nproc;
+static unsigned long fbk_next_scan = INITIAL_JIFFIES;
+/* Forks have kept failing since @fbk_exhausted_at, last at @fbk_failed_at. */
+static unsigned long fbk_exhausted_at = INITIAL_JIFFIES;
+static unsigned long fbk_failed_at = INITIAL_JIFFIES;
 
-static void fbk_fork_fail_fn(struct work_struct *work)
+/* The spawner seen failing (oom_lock). */
+static struct {
+	pid_t tgid;
+	u64 start_time;
+	unsigned long since;		/* jiffies */
+	unsigned long last_seen;	/* jiffies */
+	bool watching;			/* the last scan saw it */
+} fbk_suspect;
+
+/**
+ * fbk_spawner_confirmed - is the failing task a spawner that keeps failing?
+ * @top: the spawner's record, as the scan found it
+ *
+ * The first time the failing task is the spawner, it is noted; it is
+ * confirmed when it still fails FBK_SPAWNER_CONFIRM later, without a
+ * pause longer than FBK_SPAWNER_GAP in between.
+ *
+ * Context: oom_lock and fbk_scan_lock held, in the failing fork.
+ * Return: true when the spawner may be killed.
+ */
+bool fbk_spawner_confirmed(const struct fbk_node *top)
 {
-	struct fbk_scope scope = {
-		.by_uid = READ_ONCE(fbk_fail_nproc),
-		.uid = READ_ONCE(fbk_fail_uid),
-	};
-	bool killed;
+	struct task_struct *leader = current->group_leader;
+	unsigned long now = jiffies;
 
-	mutex_lock(&oom_lock);
-	killed = fbk_scan_and_kill(&scope);
-	mutex_unlock(&oom_lock);
-	WRITE_ONCE(fbk_next_scan, jiffies +
-		   (killed ? FBK_RETRY_AFTER_KILL : FBK_RETRY_AFTER_NONE));
+	if (!current->mm || fbk_mm_node(current->mm) != top)
+		return false;
+	if (fbk_suspect.tgid != current->tgid ||
+	    fbk_suspect.start_time != leader->start_time ||
+	    time_after(now, fbk_suspect.last_seen + FBK_SPAWNER_GAP)) {
+		fbk_suspect.tgid = current->tgid;
+		fbk_suspect.start_time = leader->start_time;
+		fbk_suspect.since = now;
+	}
+	fbk_suspect.last_seen = now;
+	fbk_suspect.watching = true;
+	return !time_before(now, fbk_suspect.since + FBK_SPAWNER_CONFIRM);
 }
-
-static DECLARE_WORK(fbk_fork_fail_work, fbk_fork_fail_fn);
 
 /**
  * __forkbomb_fork_failed - fork failed with -EAGAIN
  *
- * Called by the failing copy_process(), so it only looks at the current
- * task, counts, and queues the scan; rate limited.
+ * Called by the failing copy_process(), which holds no lock and may sleep.
+ * Rate limited; a task that is itself dying, a kernel thread or an
+ * io_uring worker only counts the failure.
  */
 void __forkbomb_fork_failed(void)
 {
-	struct ucounts *ucounts = current_ucounts();
-	bool nproc;
+	struct fbk_scope scope = { .confirm_spawner = true };
+	unsigned long now = jiffies, retry;
+	enum fbk_result result;
 
 	atomic_long_inc(&fbk_fork_failures);
+	/* Racy, and only written when it changes: close enough. */
+	if (READ_ONCE(fbk_failed_at) != now) {
+		if (time_after(now, READ_ONCE(fbk_failed_at) + HZ))
+			WRITE_ONCE(fbk_exhausted_at, now);
+		WRITE_ONCE(fbk_failed_at, now);
+	}
 	if (!(READ_ONCE(fbk_triggers) & FBK_TRIGGER_FORK_FAIL) ||
-	    time_before(jiffies, READ_ONCE(fbk_next_scan)))
+	    time_before(jiffies, READ_ONCE(fbk_next_scan)) ||
+	    (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
+	    fatal_signal_pending(current))
 		return;
+	if (!mutex_trylock(&oom_lock))
+		return;
+	if (time_before(jiffies, fbk_next_scan))
+		goto unlock;
+
+	scope.exhausted_at = READ_ONCE(fbk_exhausted_at);
 	/* RLIMIT_NPROC does not bind root: its forks fail on global limits. */
-	nproc = !uid_eq(current_uid(), GLOBAL_ROOT_UID) &&
-		get_rlimit_value(ucounts, UCOUNT_RLIMIT_NPROC) >= rlimit(RLIMIT_NPROC);
-	WRITE_ONCE(fbk_fail_nproc, nproc);
-	WRITE_ONCE(fbk_fail_uid, current_uid());
-	queue_work(system_unbound_wq, &fbk_fork_fail_work);
+	scope.uid = current_uid();
+	scope.by_uid = !uid_eq(scope.uid, GLOBAL_ROOT_UID) &&
+		       get_rlimit_value(current_ucounts(), UCOUNT_RLIMIT_NPROC) >=
+		       rlimit(RLIMIT_NPROC);
+	fbk_suspect.watching = false;
+	result = fbk_scan_and_kill(&scope);
+	retry = result == FBK_RESULT_NONE && !fbk_suspect.watching ?
+		FBK_RETRY_AFTER_NONE : FBK_RETRY_SOON;
+	WRITE_ONCE(fbk_next_scan, jiffies + retry);
+unlock:
+	mutex_unlock(&oom_lock);
 }
 
 static ssize_t forkbomb_triggers_show(struct kobject *kobj,

@@ -11,6 +11,7 @@
 #define _MM_FORKBOMB_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/spinlock_types.h>
 #include <linux/types.h>
@@ -26,9 +27,13 @@
  * @nr_mm: address spaces using the record; 0 once the record is dead
  * @death: reaper epoch in which the record died (valid when @nr_mm is 0)
  * @tasks: scan scratch: eligible live processes in the subtree
- * @doomed: the record is in a subtree being killed; children inherit it
- * @flags: scan scratch: FBK_PROTECTED
- * @mass: scan scratch: pages held by the eligible processes of the subtree
+ * @young: scan scratch: those of them whose record is young
+ * @mass: scan scratch: their weight in pages (see fbk_account()),
+ *        saturating at U32_MAX
+ * @doomed: the mark of the kill whose subtree holds the record (0: none);
+ *          children inherit it
+ * @flags: FBK_EXEC, and the scan's scratch flags (FBK_SCRATCH)
+ * @gens: scan scratch: young fork generations down to this record
  *
  * Records stay in the tree after their mm is gone, so that the family of a
  * fork bomb stays visible after its parents exited and the children were
@@ -37,8 +42,8 @@
  * parent's record (@nr_mm counts it), so it is still found and killed with
  * its family.
  *
- * @tasks, @mass and @flags are written by the scan only, which is
- * serialized by the caller; new records start with them zeroed.
+ * The scratch fields are written by the scan only, which is serialized by
+ * the caller; new records start with them zeroed.
  */
 struct fbk_node {
 	struct fbk_node *parent;
@@ -48,13 +53,30 @@ struct fbk_node {
 	unsigned int nr_mm;
 	unsigned int death;
 	unsigned int tasks;
+	unsigned int young;
+	u32 mass;
 	u8 doomed;
 	u8 flags;
-	unsigned long mass;
+	u8 gens;
 };
 
-/* An own process of the record must never be killed (init, OOM_SCORE_ADJ_MIN). */
-#define FBK_PROTECTED	0x01
+/* Set at birth: the record was made by exec, not by fork. */
+#define FBK_EXEC		0x80
+/* Scan scratch: an own process must never be killed (init, OOM_SCORE_ADJ_MIN). */
+#define FBK_PROTECTED		0x01
+/* Scan scratch: a child's subtree holds a young live process. */
+#define FBK_YOUNG_CHILD		0x02
+/* Scan scratch: two or more children's subtrees hold young live processes. */
+#define FBK_BRANCHING		0x04
+/* Scan scratch: the subtree holds a process whose memory.oom.group applies. */
+#define FBK_OOM_GROUP		0x08
+/* Choice: a child of a spared top that belongs to the bomb. */
+#define FBK_BOMB		0x10
+/* Kill: a process of the record was killed. */
+#define FBK_KILLED		0x20
+/* Choice: an old record that forked a young one. */
+#define FBK_OLD_BREEDER		0x40
+#define FBK_SCRATCH		0x7f
 
 /**
  * struct fbk_tree - a history forest
@@ -106,7 +128,7 @@ int fbk_format_triggers(unsigned int mask, char *buf, size_t size);
  * enum fbk_class - what a process means to the scan
  * @FBK_IGNORE: not counted, not killed (out of scope, exiting, no record)
  * @FBK_COUNT: counted in its record's weight and killed with its subtree
- * @FBK_PROTECT: never killed; its record is never taken as a bomb root
+ * @FBK_PROTECT: never killed; its record is never part of a bomb
  */
 enum fbk_class {
 	FBK_IGNORE,
@@ -119,6 +141,7 @@ enum fbk_class {
  * @kthread: a kernel thread
  * @init: the global init
  * @adj_min: oom_score_adj is OOM_SCORE_ADJ_MIN
+ * @vfork: a vfork child, which borrows its parent's mm until it execs
  * @dying: already killed or exiting (fatal signal, OOM victim, reaped mm)
  * @in_scope: inside the memcg of a memcg OOM, or owned by the user whose
  *            RLIMIT_NPROC is exhausted; always true for a global trigger
@@ -127,52 +150,115 @@ struct fbk_task_info {
 	bool kthread;
 	bool init;
 	bool adj_min;
+	bool vfork;
 	bool dying;
 	bool in_scope;
 };
 
 enum fbk_class fbk_classify(const struct fbk_task_info *info);
-void fbk_scan_reset(struct fbk_tree *tree);
-void fbk_account(struct fbk_node *node, enum fbk_class class, unsigned long mass);
-void fbk_aggregate(struct fbk_tree *tree);
+
+/*
+ * A record born less than this before the scan is young: the time over
+ * which a fork bomb must be seen multiplying.
+ */
+#define FBK_YOUNG_JIFFIES	(10 * HZ)
 
 /**
- * struct fbk_policy - the inputs of fbk_choose() besides the tree
+ * struct fbk_policy - the inputs of the scan besides the tree
  * @trigger: FBK_TRIGGER_OOM weighs subtrees by memory, FBK_TRIGGER_FORK_FAIL
  *           by processes
  * @now: the current time, in jiffies
- * @calm: when the reaper last found the system calm; records born before
- *        it are old history and never part of a bomb
- * @min_descendants: fewest live descendants a bomb has
- * @max_mass: OOM: mass of the largest single process in scope
+ * @young_since: records born at or after this time are young
+ * @min_descendants: fewest young live processes a bomb has
+ * @max_mass: OOM: weight of the heaviest single process in scope
  * @total_tasks: FORK_FAIL: eligible processes in scope
  */
 struct fbk_policy {
 	enum fbk_trigger trigger;
 	unsigned long now;
-	unsigned long calm;
+	unsigned long young_since;
 	unsigned int min_descendants;
 	unsigned long max_mass;
 	unsigned long total_tasks;
 };
 
+static inline bool fbk_young(const struct fbk_node *node,
+			     const struct fbk_policy *policy)
+{
+	return !time_before(node->birth, policy->young_since);
+}
+
+void fbk_scan_reset(struct fbk_tree *tree);
+void fbk_account(struct fbk_node *node, enum fbk_class class,
+		 unsigned long mass, bool young);
+void fbk_account_oom_group(struct fbk_node *node);
+void fbk_aggregate(struct fbk_tree *tree);
+
+/**
+ * enum fbk_shape - what kind of fork bomb fbk_choose() found
+ * @FBK_SHAPE_NONE: none
+ * @FBK_SHAPE_TREE: processes that fork processes that fork, generation
+ *                  after generation, most of them into several children
+ * @FBK_SHAPE_CHAIN: each process forks one child, which does the same
+ * @FBK_SHAPE_SPAWNER: one process forks children that stay, at a rate and
+ *                     in numbers no ordinary program reaches
+ */
+enum fbk_shape {
+	FBK_SHAPE_NONE,
+	FBK_SHAPE_TREE,
+	FBK_SHAPE_CHAIN,
+	FBK_SHAPE_SPAWNER,
+};
+
+/**
+ * struct fbk_profile - how a subtree multiplied, as fbk_choose() measured it
+ * @tasks: live eligible processes
+ * @young: those of them born young
+ * @mass: their weight, in pages
+ * @records: young records, live or dead
+ * @branching: records whose young live processes sit below two or more of
+ *             their children
+ * @dead_leaves: young records that died without a child
+ * @depth: most branching records on one path from the top down
+ * @generations: most young fork generations on one path from the top down
+ * @children: spawner: its young children (records)
+ * @live_children: spawner: those of them with a young live process
+ * @oom_group: OOM: a process of it is in a cgroup with memory.oom.group
+ */
+struct fbk_profile {
+	unsigned int tasks;
+	unsigned int young;
+	unsigned long mass;
+	unsigned int records;
+	unsigned int branching;
+	unsigned int dead_leaves;
+	unsigned int depth;
+	unsigned int generations;
+	unsigned int children;
+	unsigned int live_children;
+	bool oom_group;
+};
+
 /**
  * struct fbk_choice - the verdict of fbk_choose()
- * @root: the bomb root, or NULL when there is no fork bomb
- * @descendants: live eligible processes below @root
- * @tasks: live eligible processes in @root's subtree, @root included
- * @mass: pages they hold
+ * @shape: the kind of bomb, FBK_SHAPE_NONE when none was found
+ * @top: where the bomb begins: the record the bomb grew from, or NULL
+ * @spared: @top is an outsider that started the bomb (a login shell):
+ *          only its children flagged FBK_BOMB are the bomb, @top lives
+ * @profile: the measurements that decided
  */
 struct fbk_choice {
-	struct fbk_node *root;
-	unsigned int descendants;
-	unsigned int tasks;
-	unsigned long mass;
+	enum fbk_shape shape;
+	struct fbk_node *top;
+	bool spared;
+	struct fbk_profile profile;
 };
 
 bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		struct fbk_choice *choice);
-void fbk_doom(struct fbk_node *root);
+const char *fbk_shape_name(enum fbk_shape shape);
+void fbk_doom(const struct fbk_choice *choice, u8 mark);
+void fbk_undoom(const struct fbk_choice *choice);
 
 /*
  * The kernel glue (forkbomb.c and the files after it), not used by the
@@ -195,6 +281,7 @@ extern atomic_long_t fbk_fork_failures;
 #define FBK_MAX_RECORDS		(16UL << 20)
 
 struct fbk_node *fbk_mm_node(struct mm_struct *mm);
+unsigned long fbk_mm_own_pages(struct mm_struct *mm);
 void fbk_free_list(struct hlist_head *freed);
 bool fbk_tracking(void);
 void fbk_set_tracking(bool enable);
@@ -217,18 +304,44 @@ int fbk_parse_uint(const char *buf, unsigned int min, unsigned int max,
  * struct fbk_scope - what a scan is for, and which processes it concerns
  * @oom: an OOM (weigh by memory, mark victims); else fork failed (weigh by
  *       processes)
+ * @sysrq: an OOM forced with SysRq: do not wait for earlier victims
  * @memcg: a memcg OOM: only processes in this memcg count and die
+ * @totalpages: OOM: the memory of the scope, to scale oom_score_adj by
  * @by_uid: fork failed on RLIMIT_NPROC: only processes of @uid count and die
  * @uid: see @by_uid
+ * @exhausted_at: fork failed: since when forks keep failing, in jiffies; a
+ *                bomb stuck at its limit stops being born then, so records
+ *                are young when born within FBK_YOUNG_JIFFIES before it
+ * @confirm_spawner: fork failed: a spawner is killed only once
+ *                   fbk_spawner_confirmed() says so
  */
 struct fbk_scope {
 	bool oom;
+	bool sysrq;
 	struct mem_cgroup *memcg;
+	unsigned long totalpages;
 	bool by_uid;
 	kuid_t uid;
+	unsigned long exhausted_at;
+	bool confirm_spawner;
+};
+
+/**
+ * enum fbk_result - what a scan did
+ * @FBK_RESULT_NONE: found no fork bomb (or was not sure yet)
+ * @FBK_RESULT_WAIT: victims of an earlier kill are still exiting
+ * @FBK_RESULT_KILLED: killed a fork bomb
+ */
+enum fbk_result {
+	FBK_RESULT_NONE,
+	FBK_RESULT_WAIT,
+	FBK_RESULT_KILLED,
 };
 
 extern unsigned int fbk_triggers;
-bool fbk_scan_and_kill(const struct fbk_scope *scope);
+enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope);
+
+/* forkbomb_forkfail.c */
+bool fbk_spawner_confirmed(const struct fbk_node *top);
 
 #endif /* _MM_FORKBOMB_INTERNAL_H */

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the fork bomb killer: history tree, pruning, scoring and
- * the choice of the bomb root, on synthetic trees built and scored through
- * the functions the kernel uses.
+ * KUnit tests for the fork bomb killer, on synthetic trees built and
+ * scored through the very functions the kernel uses:
+ *
+ *  forkbomb_tree   the history tree: links, walks, death, pruning, doom
+ *  forkbomb_score  the choice of the bomb: real bomb shapes, which must be
+ *                  found, and busy programs, which must not (one case per
+ *                  shape, parameterised)
+ *  forkbomb_parse  the knobs' parsers and the classes of processes
+ *
+ * Run with: tools/testing/kunit/kunit.py run --kunitconfig=mm/forkbomb_kunit.kunitconfig
  */
 
 #include <kunit/test.h>
@@ -13,16 +20,29 @@
 
 /* Synthetic time: jiffies of second @s, starting well past 0. */
 #define SEC(s)		((unsigned long)(100000 + (s)) * HZ)
-#define MSEC(ms)	(SEC(0) + msecs_to_jiffies(ms))
+#define SECS(s)		((unsigned long)(s) * HZ)
+#define MS(ms)		msecs_to_jiffies(ms)
+/* When the scans of the score suite run. */
+#define NOW		SEC(1000)
 
-static struct fbk_node *add(struct kunit *test, struct fbk_tree *tree,
-			    struct fbk_node *parent, unsigned long birth)
+/* --- helpers --- */
+
+static struct fbk_node *add_node(struct kunit *test, struct fbk_tree *tree,
+				 struct fbk_node *parent, unsigned long birth,
+				 bool exec)
 {
 	struct fbk_node *node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, node);
+	node->flags = exec ? FBK_EXEC : 0;
 	fbk_link(tree, node, parent, birth);
 	return node;
+}
+
+static struct fbk_node *add(struct kunit *test, struct fbk_tree *tree,
+			    struct fbk_node *parent, unsigned long birth)
+{
+	return add_node(test, tree, parent, birth, false);
 }
 
 static unsigned int count_children(const struct fbk_node *node)
@@ -55,46 +75,9 @@ static bool in_list(struct hlist_head *list, const struct fbk_node *node)
 	return false;
 }
 
-/*
- * A fork bomb: @n processes below @root, each parent forking 2 children a
- * few milliseconds after its birth (an exponential bomb), all alive with
- * @mass pages each. The internal processes exit when @parents_exit, as in
- * the shell bomb f(){ f|f & }; f.
- */
-static void grow_bomb(struct kunit *test, struct fbk_tree *tree,
-		      struct fbk_node *root, unsigned int n, unsigned long mass,
-		      bool parents_exit)
-{
-	struct fbk_node **nodes;
-	unsigned int i;
+/* ===================== forkbomb_tree ===================== */
 
-	nodes = kunit_kcalloc(test, n + 1, sizeof(*nodes), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, nodes);
-	nodes[0] = root;
-	for (i = 1; i <= n; i++)
-		nodes[i] = add(test, tree, nodes[(i - 1) / 2],
-			       nodes[(i - 1) / 2]->birth + msecs_to_jiffies(3));
-	for (i = 1; i <= n; i++) {
-		if (parents_exit && 2 * i + 1 <= n)
-			fbk_node_put(tree, nodes[i]);
-		else
-			fbk_account(nodes[i], FBK_COUNT, mass);
-	}
-}
-
-static struct fbk_policy oom_policy(unsigned long now, unsigned long calm)
-{
-	return (struct fbk_policy) {
-		.trigger = FBK_TRIGGER_OOM,
-		.now = now,
-		.calm = calm,
-		.min_descendants = 10,
-	};
-}
-
-/* --- the history tree --- */
-
-static void fbk_test_link(struct kunit *test)
+static void forkbomb_tree_link_and_walk(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *a, *b, *c, *d;
@@ -103,7 +86,7 @@ static void fbk_test_link(struct kunit *test)
 	a = add(test, &tree, NULL, SEC(1));
 	b = add(test, &tree, a, SEC(2));
 	c = add(test, &tree, a, SEC(3));
-	d = add(test, &tree, b, SEC(4));
+	d = add_node(test, &tree, b, SEC(4), true);
 
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 4UL);
 	KUNIT_EXPECT_TRUE(test, is_root(&tree, a));
@@ -115,6 +98,7 @@ static void fbk_test_link(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_children(c), 0U);
 	KUNIT_EXPECT_EQ(test, a->nr_mm, 1U);
 	KUNIT_EXPECT_EQ(test, d->birth, SEC(4));
+	KUNIT_EXPECT_EQ(test, d->flags, FBK_EXEC);
 
 	/* Post-order visits children first and ends at the top. */
 	KUNIT_EXPECT_PTR_EQ(test, fbk_post_first(a), c);
@@ -131,7 +115,7 @@ static void fbk_test_link(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fbk_pre_next(d, b));
 }
 
-static void fbk_test_death_keeps_family(struct kunit *test)
+static void forkbomb_tree_death_keeps_family(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *shell, *f1, *f2, *f3;
@@ -153,16 +137,46 @@ static void fbk_test_death_keeps_family(struct kunit *test)
 
 	/* The dead parent keeps its live children in its subtree. */
 	fbk_scan_reset(&tree);
-	fbk_account(f2, FBK_COUNT, 5);
-	fbk_account(f3, FBK_COUNT, 7);
+	fbk_account(f2, FBK_COUNT, 5, true);
+	fbk_account(f3, FBK_COUNT, 7, false);
 	fbk_aggregate(&tree);
 	KUNIT_EXPECT_EQ(test, f1->tasks, 2U);
-	KUNIT_EXPECT_EQ(test, f1->mass, 12UL);
+	KUNIT_EXPECT_EQ(test, f1->young, 1U);
+	KUNIT_EXPECT_EQ(test, f1->mass, 12U);
 	KUNIT_EXPECT_EQ(test, shell->tasks, 2U);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 4UL);
+	/* Only one child of f1 holds a young process: f1 does not branch. */
+	KUNIT_EXPECT_TRUE(test, f1->flags & FBK_YOUNG_CHILD);
+	KUNIT_EXPECT_FALSE(test, f1->flags & FBK_BRANCHING);
 }
 
-static void fbk_test_prune_calm(struct kunit *test)
+static void forkbomb_tree_aggregate_saturates(struct kunit *test)
+{
+	struct fbk_tree tree;
+	struct fbk_node *top, *a, *b;
+
+	fbk_tree_init(&tree);
+	top = add(test, &tree, NULL, SEC(0));
+	a = add(test, &tree, top, SEC(1));
+	b = add(test, &tree, top, SEC(1));
+	fbk_scan_reset(&tree);
+	fbk_account(a, FBK_COUNT, U32_MAX - 1, true);
+	fbk_account(b, FBK_COUNT, 10, true);
+	fbk_account(top, FBK_PROTECT, 0, false);
+	fbk_aggregate(&tree);
+	KUNIT_EXPECT_EQ(test, top->mass, U32_MAX);
+	KUNIT_EXPECT_EQ(test, top->tasks, 2U);
+	KUNIT_EXPECT_TRUE(test, top->flags & FBK_BRANCHING);
+	KUNIT_EXPECT_TRUE(test, top->flags & FBK_PROTECTED);
+
+	/* A new scan starts from zero, and keeps how records were made. */
+	top->flags |= FBK_EXEC;
+	fbk_scan_reset(&tree);
+	KUNIT_EXPECT_EQ(test, top->mass, 0U);
+	KUNIT_EXPECT_EQ(test, top->flags, FBK_EXEC);
+}
+
+static void forkbomb_tree_prune_calm(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *init, *old_dead, *orphan, *old_leaf, *young_dead, *live;
@@ -203,7 +217,7 @@ static void fbk_test_prune_calm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 3UL);
 }
 
-static void fbk_test_prune_stress(struct kunit *test)
+static void forkbomb_tree_prune_stress(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *shell, *f1, *f2, *leaf1, *leaf2, *live;
@@ -241,7 +255,7 @@ static void fbk_test_prune_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_children(shell), 0U);
 }
 
-static void fbk_test_detach_all(struct kunit *test)
+static void forkbomb_tree_detach_all(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *a;
@@ -256,186 +270,73 @@ static void fbk_test_detach_all(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fbk_first_root(&tree));
 }
 
-static void fbk_test_doom_inherited(struct kunit *test)
+static void forkbomb_tree_doom_and_undoom(struct kunit *test)
 {
 	struct fbk_tree tree;
-	struct fbk_node *shell, *bomb, *child, *late, *other;
+	struct fbk_node *shell, *bomb, *child, *spared, *late, *other;
+	struct fbk_choice choice = {};
 
 	fbk_tree_init(&tree);
 	shell = add(test, &tree, NULL, SEC(0));
 	bomb = add(test, &tree, shell, SEC(1));
 	child = add(test, &tree, bomb, SEC(1));
+	spared = add(test, &tree, bomb, SEC(1));
 	other = add(test, &tree, shell, SEC(1));
-	fbk_doom(bomb);
-	KUNIT_EXPECT_TRUE(test, bomb->doomed);
-	KUNIT_EXPECT_TRUE(test, child->doomed);
-	KUNIT_EXPECT_FALSE(test, shell->doomed);
-	KUNIT_EXPECT_FALSE(test, other->doomed);
-	/* Forked while it is being killed: doomed at birth. */
+	choice.top = bomb;
+	fbk_doom(&choice, 7);
+	KUNIT_EXPECT_EQ(test, bomb->doomed, 7);
+	KUNIT_EXPECT_EQ(test, child->doomed, 7);
+	KUNIT_EXPECT_EQ(test, shell->doomed, 0);
+	KUNIT_EXPECT_EQ(test, other->doomed, 0);
+	/* Forked while it is being killed: doomed at birth, with its mark. */
 	late = add(test, &tree, child, SEC(2));
-	KUNIT_EXPECT_TRUE(test, late->doomed);
-	KUNIT_EXPECT_FALSE(test, add(test, &tree, other, SEC(2))->doomed);
+	KUNIT_EXPECT_EQ(test, late->doomed, 7);
+	KUNIT_EXPECT_EQ(test, add(test, &tree, other, SEC(2))->doomed, 0);
+
+	/*
+	 * After the kill, a record whose process was spared (out of scope,
+	 * protected) passes no doom on to the children it forks later.
+	 */
+	bomb->flags |= FBK_KILLED;
+	child->flags |= FBK_KILLED;
+	fbk_undoom(&choice);
+	KUNIT_EXPECT_EQ(test, bomb->doomed, 7);
+	KUNIT_EXPECT_EQ(test, child->doomed, 7);
+	KUNIT_EXPECT_EQ(test, spared->doomed, 0);
+	KUNIT_EXPECT_EQ(test, late->doomed, 0);
+	KUNIT_EXPECT_EQ(test, add(test, &tree, spared, SEC(3))->doomed, 0);
 }
 
-/* --- scoring and the choice of the bomb root --- */
-
-static void fbk_test_bomb_under_shell(struct kunit *test)
+static void forkbomb_tree_doom_spared_top(struct kunit *test)
 {
 	struct fbk_tree tree;
-	struct fbk_node *init, *manager, *sshd, *shell, *bystander, *bomb;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-	int calm;
+	struct fbk_node *shell, *half1, *half2, *job, *g;
+	struct fbk_choice choice = {};
 
-	for (calm = 0; calm < 2; calm++) {
-		fbk_tree_init(&tree);
-		init = add(test, &tree, NULL, SEC(0));
-		manager = add(test, &tree, init, SEC(1));
-		sshd = add(test, &tree, manager, SEC(10));
-		shell = add(test, &tree, sshd, SEC(100));
-		bystander = add(test, &tree, shell, SEC(500));
-		bomb = add(test, &tree, shell, SEC(1000));
-
-		fbk_scan_reset(&tree);
-		fbk_account(init, FBK_PROTECT, 0);
-		fbk_account(manager, FBK_COUNT, 1000);
-		fbk_account(sshd, FBK_COUNT, 500);
-		fbk_account(shell, FBK_COUNT, 300);
-		fbk_account(bystander, FBK_COUNT, 400);
-		fbk_account(bomb, FBK_COUNT, 16);
-		grow_bomb(test, &tree, bomb, 200, 16, false);
-		fbk_aggregate(&tree);
-
-		/* With a calm moment before the bomb, and with none at all. */
-		policy = oom_policy(SEC(1005), calm ? SEC(990) : 0);
-		policy.max_mass = 1000;
-		KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-		KUNIT_EXPECT_PTR_EQ(test, choice.root, bomb);
-		KUNIT_EXPECT_EQ(test, choice.descendants, 200U);
-		KUNIT_EXPECT_EQ(test, choice.tasks, 201U);
-	}
-}
-
-static void fbk_test_shell_bomb_parents_exit(struct kunit *test)
-{
-	struct fbk_tree tree;
-	struct fbk_node *shell, *f1;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-
-	/* f(){ f|f & }; f: every internal process has exited. */
+	/* A spared top: only its children flagged as the bomb are doomed. */
 	fbk_tree_init(&tree);
 	shell = add(test, &tree, NULL, SEC(0));
-	f1 = add(test, &tree, shell, SEC(60));
-	fbk_scan_reset(&tree);
-	fbk_account(shell, FBK_COUNT, 300);
-	grow_bomb(test, &tree, f1, 255, 40, true);
-	fbk_node_put(&tree, f1);
-	fbk_aggregate(&tree);
-
-	policy = oom_policy(SEC(64), SEC(50));
-	policy.max_mass = 300;
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, f1);
-	KUNIT_EXPECT_EQ(test, choice.descendants, 128U);
+	job = add(test, &tree, shell, SEC(5));
+	half1 = add(test, &tree, shell, SEC(9));
+	half2 = add(test, &tree, shell, SEC(9));
+	g = add(test, &tree, half2, SEC(9));
+	half1->flags |= FBK_BOMB;
+	half2->flags |= FBK_BOMB;
+	choice.top = shell;
+	choice.spared = true;
+	fbk_doom(&choice, 1);
+	KUNIT_EXPECT_EQ(test, shell->doomed, 0);
+	KUNIT_EXPECT_EQ(test, job->doomed, 0);
+	KUNIT_EXPECT_EQ(test, half1->doomed, 1);
+	KUNIT_EXPECT_EQ(test, g->doomed, 1);
+	fbk_undoom(&choice);
+	KUNIT_EXPECT_EQ(test, g->doomed, 0);
 }
 
-static void fbk_test_two_sibling_bombs(struct kunit *test)
-{
-	struct fbk_tree tree;
-	struct fbk_node *shell, *b1, *b2, *n;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-
-	fbk_tree_init(&tree);
-	shell = add(test, &tree, NULL, SEC(0));
-	b1 = add(test, &tree, shell, SEC(100));
-	b2 = add(test, &tree, shell, SEC(101));
-	fbk_scan_reset(&tree);
-	fbk_account(shell, FBK_COUNT, 300);
-	grow_bomb(test, &tree, b1, 120, 16, false);
-	grow_bomb(test, &tree, b2, 80, 16, false);
-	fbk_aggregate(&tree);
-
-	/* The heavier bomb first, never the shell that holds both. */
-	policy = oom_policy(SEC(104), SEC(90));
-	policy.max_mass = 300;
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, b1);
-
-	/* Once it is dying, the other one. */
-	fbk_doom(b1);
-	fbk_scan_reset(&tree);
-	fbk_account(shell, FBK_COUNT, 300);
-	for (n = fbk_first_root(&tree); n; n = fbk_pre_next(n, NULL))
-		if (n != shell && !n->doomed)
-			fbk_account(n, FBK_COUNT, 16);
-	fbk_aggregate(&tree);
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, b2);
-}
-
-static void fbk_test_threshold(struct kunit *test)
-{
-	struct fbk_tree tree;
-	struct fbk_node *shell, *bomb;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-	unsigned int n;
-
-	for (n = 9; n <= 10; n++) {
-		fbk_tree_init(&tree);
-		shell = add(test, &tree, NULL, SEC(0));
-		bomb = add(test, &tree, shell, SEC(100));
-		fbk_scan_reset(&tree);
-		fbk_account(shell, FBK_COUNT, 10);
-		fbk_account(bomb, FBK_COUNT, 10);
-		grow_bomb(test, &tree, bomb, n, 10, false);
-		fbk_aggregate(&tree);
-
-		policy = oom_policy(SEC(101), SEC(50));
-		policy.max_mass = 10;
-		KUNIT_EXPECT_EQ(test, fbk_choose(&tree, &policy, &choice), n >= 10);
-		if (n >= 10)
-			KUNIT_EXPECT_PTR_EQ(test, choice.root, bomb);
-	}
-}
-
-static void fbk_test_chain_bomb(struct kunit *test)
-{
-	struct fbk_tree tree;
-	struct fbk_node *tester, *bystander, *top, *node;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-	unsigned int i;
-
-	/* Each process forks one child and waits: 3000 deep. */
-	fbk_tree_init(&tree);
-	tester = add(test, &tree, NULL, SEC(0));
-	fbk_scan_reset(&tree);
-	bystander = add(test, &tree, tester, SEC(1));
-	top = add(test, &tree, tester, SEC(2));
-	fbk_account(tester, FBK_COUNT, 100);
-	fbk_account(bystander, FBK_COUNT, 100);
-	fbk_account(top, FBK_COUNT, 30);
-	for (node = top, i = 0; i < 3000; i++) {
-		node = add(test, &tree, node, node->birth + 1);
-		fbk_account(node, FBK_COUNT, 30);
-	}
-	fbk_aggregate(&tree);
-
-	policy = oom_policy(node->birth + HZ, SEC(1) + 1);
-	policy.max_mass = 100;
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, top);
-	KUNIT_EXPECT_EQ(test, choice.descendants, 3000U);
-}
-
-static void fbk_test_deep_chain(struct kunit *test)
+static void forkbomb_tree_deep_chain(struct kunit *test)
 {
 	const unsigned int n = 100000;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
+	struct fbk_choice choice = {};
 	struct fbk_node *nodes;
 	struct fbk_tree tree;
 	HLIST_HEAD(freed);
@@ -447,23 +348,20 @@ static void fbk_test_deep_chain(struct kunit *test)
 	fbk_tree_init(&tree);
 	fbk_link(&tree, &nodes[0], NULL, SEC(0));
 	for (i = 1; i < n; i++)
-		fbk_link(&tree, &nodes[i], &nodes[i - 1], SEC(100) + i);
+		fbk_link(&tree, &nodes[i], &nodes[i - 1], NOW - n + i);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, (unsigned long)n);
 
 	fbk_scan_reset(&tree);
 	for (i = 1; i < n; i++)
-		fbk_account(&nodes[i], FBK_COUNT, 1);
+		fbk_account(&nodes[i], FBK_COUNT, 1, true);
 	fbk_aggregate(&tree);
 	KUNIT_EXPECT_EQ(test, nodes[0].tasks, n - 1);
-	KUNIT_EXPECT_EQ(test, nodes[1].mass, (unsigned long)(n - 1));
+	KUNIT_EXPECT_EQ(test, nodes[1].mass, n - 1);
 
-	policy = oom_policy(SEC(100) + n + HZ, SEC(50));
-	policy.max_mass = 1;
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, &nodes[1]);
-	fbk_doom(&nodes[1]);
-	KUNIT_EXPECT_TRUE(test, nodes[n - 1].doomed);
-	KUNIT_EXPECT_FALSE(test, nodes[0].doomed);
+	choice.top = &nodes[1];
+	fbk_doom(&choice, 1);
+	KUNIT_EXPECT_EQ(test, nodes[n - 1].doomed, 1);
+	KUNIT_EXPECT_EQ(test, nodes[0].doomed, 0);
 
 	for (i = 0; i < n; i++)
 		fbk_node_put(&tree, &nodes[i]);
@@ -474,219 +372,859 @@ static void fbk_test_deep_chain(struct kunit *test)
 	vfree(nodes);
 }
 
-static void fbk_test_innocents(struct kunit *test)
-{
+static struct kunit_case forkbomb_tree_cases[] = {
+	KUNIT_CASE(forkbomb_tree_link_and_walk),
+	KUNIT_CASE(forkbomb_tree_death_keeps_family),
+	KUNIT_CASE(forkbomb_tree_aggregate_saturates),
+	KUNIT_CASE(forkbomb_tree_prune_calm),
+	KUNIT_CASE(forkbomb_tree_prune_stress),
+	KUNIT_CASE(forkbomb_tree_detach_all),
+	KUNIT_CASE(forkbomb_tree_doom_and_undoom),
+	KUNIT_CASE(forkbomb_tree_doom_spared_top),
+	KUNIT_CASE_SLOW(forkbomb_tree_deep_chain),
+	{}
+};
+
+static struct kunit_suite forkbomb_tree_suite = {
+	.name = "forkbomb_tree",
+	.test_cases = forkbomb_tree_cases,
+};
+
+/* ===================== forkbomb_score ===================== */
+
+/*
+ * A simulated system at time NOW: a tree whose records are marked with the
+ * processes they hold as they are created, and reported to the scan by
+ * sim_scan(), with what a shape's builder expects the choice to be.
+ */
+struct sim {
+	struct kunit *test;
 	struct fbk_tree tree;
-	struct fbk_node *init, *shell, *server, *hog, *make, *loop, *n;
 	struct fbk_policy policy;
 	struct fbk_choice choice;
-	unsigned int i;
+	struct fbk_node *init, *tester, *bystander;
+	bool scoped;		/* total_tasks counts the bomb's user only */
+	/* Expected; a NULL top is not checked. */
+	struct fbk_node *top;
+	bool spared;
+	struct fbk_node *survivors[4];
+};
 
-	fbk_tree_init(&tree);
-	init = add(test, &tree, NULL, SEC(0));
-	shell = add(test, &tree, init, SEC(10));
-	/* A pre-forking server started just now: 30 young idle workers. */
-	server = add(test, &tree, shell, SEC(99));
-	/* A make -j8: 8 jobs running, 500 finished. */
-	make = add(test, &tree, shell, SEC(96));
-	/* A shell loop that ran 2000 short commands, one at a time. */
-	loop = add(test, &tree, shell, SEC(97));
-	/* And the memory hog that caused the OOM. */
-	hog = add(test, &tree, shell, SEC(98));
+/* Until sim_scan(), a record's scratch fields say what it holds. */
+#define SIM_LIVE	0x1
+#define SIM_PROTECTED	0x2
+#define SIM_OOM_GROUP	0x4
 
-	fbk_scan_reset(&tree);
-	fbk_account(init, FBK_PROTECT, 0);
-	fbk_account(shell, FBK_COUNT, 300);
-	fbk_account(server, FBK_COUNT, 500);
-	for (i = 0; i < 30; i++)
-		fbk_account(add(test, &tree, server, SEC(99) + i), FBK_COUNT, 200);
-	fbk_account(make, FBK_COUNT, 400);
-	for (i = 0; i < 508; i++) {
-		n = add(test, &tree, make, SEC(96) + i);
-		if (i < 500)
-			fbk_node_put(&tree, n);
-		else
-			fbk_account(n, FBK_COUNT, 512);
-	}
-	fbk_account(loop, FBK_COUNT, 300);
-	for (i = 0; i < 2000; i++) {
-		n = add(test, &tree, loop, SEC(97) + i);
-		if (i < 1999)
-			fbk_node_put(&tree, n);
-		else
-			fbk_account(n, FBK_COUNT, 100);
-	}
-	fbk_account(hog, FBK_COUNT, 50000);
-	fbk_aggregate(&tree);
-
-	/* The OOM is the hog's: no fork bomb, the OOM killer takes the hog. */
-	policy = oom_policy(SEC(100), SEC(95));
-	policy.max_mass = 50000;
-	KUNIT_EXPECT_FALSE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, NULL);
-
-	/* Fork failed: the build and the loop are below the threshold. */
-	policy.trigger = FBK_TRIGGER_FORK_FAIL;
-	policy.total_tasks = shell->tasks - server->tasks;
-	server->tasks = 0;
-	shell->tasks = policy.total_tasks;
-	KUNIT_EXPECT_FALSE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, NULL);
+static struct fbk_node *sim_add(struct sim *s, struct fbk_node *parent,
+				unsigned long birth, bool exec)
+{
+	return add_node(s->test, &s->tree, parent, birth, exec);
 }
 
-static void fbk_test_server_lighter_than_hog(struct kunit *test)
+/* A live process of @node, holding @mass pages of its own. */
+static void sim_live(struct sim *s, struct fbk_node *node, unsigned long mass)
 {
-	struct fbk_tree tree;
-	struct fbk_node *shell, *server, *hog;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-	unsigned int i;
-
-	/* The young server weighs more than the hog, but not twice as much. */
-	fbk_tree_init(&tree);
-	hog = add(test, &tree, NULL, SEC(50));
-	shell = add(test, &tree, NULL, SEC(10));
-	server = add(test, &tree, shell, SEC(99));
-	fbk_scan_reset(&tree);
-	fbk_account(hog, FBK_COUNT, 6000);
-	fbk_account(shell, FBK_COUNT, 300);
-	fbk_account(server, FBK_COUNT, 500);
-	for (i = 0; i < 30; i++)
-		fbk_account(add(test, &tree, server, SEC(99) + i), FBK_COUNT, 200);
-	fbk_aggregate(&tree);
-
-	policy = oom_policy(SEC(100), SEC(95));
-	policy.max_mass = 6000;
-	KUNIT_EXPECT_FALSE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, server);
-	KUNIT_EXPECT_EQ(test, choice.descendants, 30U);
+	node->gens |= SIM_LIVE;
+	node->mass = mass;
 }
 
-static void fbk_test_old_history_is_innocent(struct kunit *test)
+static void sim_protected(struct sim *s, struct fbk_node *node)
 {
-	struct fbk_tree tree;
+	node->gens |= SIM_PROTECTED;
+}
+
+static void sim_dead(struct sim *s, struct fbk_node *node)
+{
+	fbk_node_put(&s->tree, node);
+}
+
+/* Report the live processes to a scan, then aggregate, as the kernel does. */
+static void sim_scan(struct sim *s)
+{
+	unsigned long n = s->tree.nr_records, i = 0;
+	struct fbk_node **nodes = kunit_kcalloc(s->test, n, sizeof(*nodes),
+						GFP_KERNEL);
+	unsigned long *mass = kunit_kcalloc(s->test, n, sizeof(*mass), GFP_KERNEL);
+	u8 *what = kunit_kcalloc(s->test, n, sizeof(*what), GFP_KERNEL);
+	struct fbk_node *node;
+
+	KUNIT_ASSERT_NOT_NULL(s->test, nodes);
+	KUNIT_ASSERT_NOT_NULL(s->test, mass);
+	KUNIT_ASSERT_NOT_NULL(s->test, what);
+	for (node = fbk_first_root(&s->tree); node; node = fbk_pre_next(node, NULL)) {
+		nodes[i] = node;
+		mass[i] = node->mass;
+		what[i++] = node->gens;
+	}
+	fbk_scan_reset(&s->tree);
+	for (i = 0; i < n; i++) {
+		if (fbk_dead(nodes[i]))
+			continue;
+		if (what[i] & SIM_PROTECTED)
+			fbk_account(nodes[i], FBK_PROTECT, 0, false);
+		if (!(what[i] & SIM_LIVE))
+			continue;
+		fbk_account(nodes[i], FBK_COUNT, mass[i],
+			    fbk_young(nodes[i], &s->policy));
+		if (what[i] & SIM_OOM_GROUP)
+			fbk_account_oom_group(nodes[i]);
+		s->policy.max_mass = max(s->policy.max_mass, mass[i]);
+		if (!s->scoped || (nodes[i] != s->tester && nodes[i] != s->bystander))
+			s->policy.total_tasks++;
+	}
+	fbk_aggregate(&s->tree);
+}
+
+static struct fbk_node **sim_nodes(struct sim *s, unsigned int n)
+{
+	struct fbk_node **nodes = kunit_kcalloc(s->test, n, sizeof(*nodes),
+						GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(s->test, nodes);
+	return nodes;
+}
+
+/* fork and exec at @birth: a dead fork record and a live exec record. */
+static struct fbk_node *sim_spawn(struct sim *s, struct fbk_node *parent,
+				  unsigned long birth, unsigned long mass)
+{
+	struct fbk_node *fork = sim_add(s, parent, birth, false);
+	struct fbk_node *exec = sim_add(s, fork, birth + MS(2), true);
+
+	sim_dead(s, fork);
+	sim_live(s, exec, mass);
+	return exec;
+}
+
+/*
+ * The machine: init, and a tester process that has been running for long
+ * with a bystander child, both old. Shapes start below the tester.
+ */
+static void sim_init(struct sim *s, struct kunit *test, enum fbk_trigger trigger)
+{
+	memset(s, 0, sizeof(*s));
+	s->test = test;
+	fbk_tree_init(&s->tree);
+	fbk_scan_reset(&s->tree);
+	s->policy.trigger = trigger;
+	s->policy.now = NOW;
+	s->policy.young_since = NOW - FBK_YOUNG_JIFFIES;
+	s->policy.min_descendants = 10;
+	s->init = sim_add(s, NULL, SEC(0), true);
+	sim_protected(s, s->init);
+	s->tester = sim_add(s, s->init, SEC(100), true);
+	sim_live(s, s->tester, 300);
+	s->bystander = sim_add(s, s->tester, SEC(101), false);
+	sim_live(s, s->bystander, 64);
+}
+
+/*
+ * The classic C bomb below @root: from @start on, every @tau each process
+ * forks one child, until there are @n processes, each holding @mass.
+ */
+static void sim_c_bomb(struct sim *s, struct fbk_node *root, unsigned long start,
+		       unsigned long tau, unsigned int n, unsigned long mass)
+{
+	struct fbk_node **nodes = sim_nodes(s, n);
+	unsigned int count = 1, have, i;
+	unsigned long t;
+
+	nodes[0] = root;
+	for (t = start + tau; count < n; t += tau)
+		for (have = count, i = 0; i < have && count < n; i++)
+			nodes[count++] = sim_add(s, nodes[i], t, false);
+	for (i = 1; i < n; i++)
+		sim_live(s, nodes[i], mass);
+}
+
+/* Below the tester: fork, exec the bomb program; returns the fork record. */
+static struct fbk_node *sim_start(struct sim *s, unsigned long start,
+				  struct fbk_node **exec)
+{
+	struct fbk_node *fork = sim_add(s, s->tester, start, false);
+
+	*exec = sim_add(s, fork, start + MS(3), true);
+	sim_dead(s, fork);
+	sim_live(s, *exec, 100);
+	return fork;
+}
+
+static void shape_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	s->top = sim_start(s, NOW - MS(1500), &bomb);
+	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 1400, 16);
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+}
+
+/* Under a debug kernel: the same bomb, forking ten times slower. */
+static void shape_slow_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	s->top = sim_start(s, NOW - SECS(9), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(9), MS(700), 1000, 16);
+}
+
+/* Forks fail on RLIMIT_NPROC 64: the bomb has only a few dozen processes. */
+static void shape_nproc_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	s->scoped = true;	/* the user's processes only */
+	s->top = sim_start(s, NOW - MS(300), &bomb);
+	sim_c_bomb(s, bomb, NOW - MS(300), MS(30), 64, 16);
+}
+
+/* f(){ f|f & }; f run by sh -c: each f forks two and exits. */
+static void sim_shell_bomb(struct sim *s, struct fbk_node *root,
+			   unsigned long start, unsigned int leaves)
+{
+	struct fbk_node **level = sim_nodes(s, leaves), **next = sim_nodes(s, leaves);
+	unsigned int n = 1, i;
+	unsigned long t = start;
+
+	level[0] = root;
+	while (2 * n <= leaves) {
+		t += MS(40);
+		for (i = 0; i < n; i++) {
+			next[2 * i] = sim_add(s, level[i], t, false);
+			next[2 * i + 1] = sim_add(s, level[i], t + 1, false);
+			sim_dead(s, level[i]);
+		}
+		n *= 2;
+		swap(level, next);
+	}
+	for (i = 0; i < n; i++)
+		sim_live(s, level[i], 40);
+}
+
+static void shape_shell_bomb(struct sim *s)
+{
+	struct fbk_node *fork = sim_add(s, s->tester, NOW - SECS(1), false);
+	struct fbk_node *sh = sim_add(s, fork, NOW - SECS(1) + MS(4), true);
+
+	sim_dead(s, fork);
+	s->top = fork;
+	sim_shell_bomb(s, sh, NOW - SECS(1) + MS(4), 1024);
+}
+
+/*
+ * The same typed at the prompt of a login shell that has been running for
+ * minutes, with a background job: the shell's own two children are the
+ * two halves of the bomb. Both halves die, the shell and the job live.
+ */
+static void shape_typed_shell_bomb(struct sim *s)
+{
+	struct fbk_node *sshd = sim_add(s, s->init, SEC(10), true);
+	struct fbk_node *shell = sim_add(s, sshd, SEC(600), true);
+	struct fbk_node *job = sim_spawn(s, shell, SEC(700), 5000);
+	struct fbk_node *half;
+	int i;
+
+	sim_live(s, sshd, 200);
+	sim_live(s, shell, 300);
+	for (i = 0; i < 2; i++) {
+		half = sim_add(s, shell, NOW - SECS(1) + i, false);
+		sim_shell_bomb(s, half, NOW - SECS(1), 512);
+	}
+	s->top = shell;
+	s->spared = true;
+	s->survivors[0] = shell;
+	s->survivors[1] = job;
+	s->survivors[2] = sshd;
+}
+
+/* Every bomb process forks, the child execs the bomb program again. */
+static void shape_exec_bomb(struct sim *s)
+{
+	const unsigned int n = 600;
+	struct fbk_node **nodes = sim_nodes(s, n);
+	unsigned int count = 1, have, i;
+	unsigned long t;
+
+	s->top = sim_start(s, NOW - SECS(2), &nodes[0]);
+	for (t = NOW - SECS(2) + MS(150); count < n; t += MS(150))
+		for (have = count, i = 0; i < have && count < n; i++)
+			nodes[count++] = sim_spawn(s, nodes[i], t, 16);
+}
+
+/* Every bomb process forks a child that setsid()s, forks the next and exits. */
+static void shape_setsid_bomb(struct sim *s)
+{
+	const unsigned int n = 600;
+	struct fbk_node **nodes = sim_nodes(s, n), *mid;
+	unsigned int count = 1, have, i;
+	unsigned long t;
+
+	s->top = sim_start(s, NOW - SECS(2), &nodes[0]);
+	for (t = NOW - SECS(2) + MS(150); count < n; t += MS(150)) {
+		for (have = count, i = 0; i < have && count < n; i++) {
+			mid = sim_add(s, nodes[i], t, false);
+			nodes[count] = sim_add(s, mid, t + MS(1), false);
+			sim_dead(s, mid);
+			sim_live(s, nodes[count++], 16);
+		}
+	}
+}
+
+/* Each process forks one child and waits for it. */
+static void shape_chain_bomb(struct sim *s)
+{
+	struct fbk_node *node;
+	int i;
+
+	s->top = sim_start(s, NOW - SECS(3), &node);
+	for (i = 0; i < 900; i++) {
+		node = sim_add(s, node, NOW - SECS(3) + MS(3 * (i + 1)), false);
+		sim_live(s, node, 8);
+	}
+}
+
+/*
+ * Grows in bursts: every 3 s each process forks three children, which
+ * wait for the next burst to fork in turn. The first bursts are older than
+ * the window, and the first process waited before its first burst: it is
+ * part of the bomb all the same.
+ */
+static void shape_burst_bomb(struct sim *s)
+{
+	const unsigned int n = 1024;
+	struct fbk_node **nodes = sim_nodes(s, n);
+	unsigned int count = 1, have, i, k;
+	unsigned long t;
+
+	s->top = sim_start(s, NOW - SECS(18), &nodes[0]);
+	for (t = NOW - SECS(15); count < n; t += SECS(3))
+		for (have = count, i = 0; i < have; i++)
+			for (k = 0; k < 3 && count < n; k++) {
+				nodes[count] = sim_add(s, nodes[i], t + k, false);
+				sim_live(s, nodes[count++], 16);
+			}
+}
+
+/*
+ * An older process that forks idle children in a loop (while :; do
+ * sleep 1000 & done): 1400 of them in the last 1.4 s, and still coming.
+ */
+static void shape_spawner(struct sim *s)
+{
+	struct fbk_node *spawner;
+	int i;
+
+	sim_start(s, SEC(500), &spawner);
+	for (i = 0; i < 1400; i++)
+		sim_spawn(s, spawner, NOW - MS(1400) + MS(i), 3);
+	s->top = spawner;
+	s->survivors[0] = s->tester;
+}
+
+/* The same, forking without exec: the children are bare fork records. */
+static void shape_spawner_no_exec(struct sim *s)
+{
+	struct fbk_node *spawner;
+	int i;
+
+	sim_start(s, SEC(500), &spawner);
+	for (i = 0; i < 1400; i++)
+		sim_live(s, sim_add(s, spawner, NOW - MS(1400) + MS(i), false), 3);
+	s->top = spawner;
+}
+
+/*
+ * Two bombs started by the same tester, six seconds apart: the tester is
+ * spared, the first bomb goes, the second is left for the next scan.
+ */
+static void shape_two_bombs(struct sim *s)
+{
+	struct fbk_node *big, *small, *small_fork;
+
+	s->top = s->tester;
+	s->spared = true;
+	sim_start(s, NOW - SECS(8), &big);
+	sim_c_bomb(s, big, NOW - SECS(8), MS(200), 1000, 16);
+	small_fork = sim_start(s, NOW - SECS(2), &small);
+	sim_c_bomb(s, small, NOW - SECS(2), MS(200), 300, 16);
+	s->survivors[0] = small_fork;
+	s->survivors[1] = small;
+}
+
+/* A bomb the same size as a hog that caused the OOM: the hog goes. */
+static void shape_bomb_lighter_than_hog(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	sim_spawn(s, s->tester, NOW - SECS(5), 200000);
+	sim_start(s, NOW - MS(500), &bomb);
+	sim_c_bomb(s, bomb, NOW - MS(500), MS(50), 500, 16);
+}
+
+/* A bomb inside a cgroup with memory.oom.group: the OOM killer's to take. */
+static void shape_bomb_in_oom_group(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	sim_start(s, NOW - SECS(1), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), 1000, 16);
+	bomb->gens |= SIM_OOM_GROUP;
+}
+
+/* A bomb whose processes all have oom_score_adj -1000 is never killed. */
+static void shape_protected_bomb(struct sim *s)
+{
+	struct fbk_node *service = sim_add(s, s->init, NOW - SECS(1), true);
+	int i;
+
+	sim_protected(s, service);
+	for (i = 0; i < 500; i++)
+		sim_protected(s, sim_add(s, service, NOW - MS(900) + MS(i), false));
+}
+
+/* --- busy programs that are not fork bombs --- */
+
+/* make -j16: jobs of a few hundred ms, 16 running, hundreds finished. */
+static void shape_make_flat(struct sim *s)
+{
+	struct fbk_node *make;
+	int i;
+
+	sim_start(s, NOW - SECS(8), &make);
+	for (i = 0; i < 400; i++)
+		sim_dead(s, sim_add(s, make, NOW - SECS(8) + MS(20 * i), false));
+	for (i = 0; i < 16; i++)
+		sim_live(s, sim_add(s, make, NOW - MS(300) + MS(i), false), 8000);
+}
+
+/* make -j16 of real compiles: make, sh, gcc and cc1 for each job. */
+static void sim_compile(struct sim *s, struct fbk_node *make, unsigned long t,
+			bool running)
+{
+	struct fbk_node *sh = sim_spawn(s, make, t, 100);
+	struct fbk_node *gcc = sim_spawn(s, sh, t + MS(5), 200);
+	struct fbk_node *cc1 = sim_spawn(s, gcc, t + MS(10), 20000);
+
+	if (running)
+		return;
+	sim_dead(s, cc1);
+	sim_dead(s, sim_add(s, gcc, t + MS(900), true));	/* as */
+	sim_dead(s, gcc);
+	sim_dead(s, sh);
+}
+
+static void shape_make_compiles(struct sim *s)
+{
+	struct fbk_node *make;
+	int i;
+
+	sim_start(s, NOW - SECS(8), &make);
+	for (i = 0; i < 60; i++)
+		sim_compile(s, make, NOW - SECS(8) + MS(120 * i), false);
+	for (i = 0; i < 16; i++)
+		sim_compile(s, make, NOW - SECS(1) + MS(50 * i), true);
+}
+
+/*
+ * A recursive build: four levels of sub-makes descending into
+ * directories in parallel, each leaf directory compiling; many compiles
+ * already finished.
+ */
+static void shape_recursive_make(struct sim *s)
+{
+	struct fbk_node *top, *l1, *l2, *l3;
+	unsigned long t = NOW - SECS(6);
+	int a, b, c, j;
+
+	sim_start(s, t, &top);
+	for (a = 0; a < 3; a++) {
+		l1 = sim_spawn(s, top, t + MS(10 * a), 3000);
+		for (b = 0; b < 3; b++) {
+			l2 = sim_spawn(s, l1, t + MS(300) + MS(10 * b), 3000);
+			for (c = 0; c < 2; c++) {
+				l3 = sim_spawn(s, l2, t + MS(600) + MS(10 * c), 3000);
+				for (j = 0; j < 12; j++)
+					sim_compile(s, l3, t + SECS(1) + MS(300 * j), j >= 10);
+			}
+		}
+	}
+}
+
+/* A browser: opened 20 tab processes over 5 s, each some MiB, now idle. */
+static void shape_browser(struct sim *s)
+{
+	struct fbk_node *browser;
+	int i;
+
+	sim_start(s, NOW - SECS(6), &browser);
+	for (i = 0; i < 20; i++)
+		sim_live(s, sim_add(s, browser, NOW - SECS(5) + MS(250 * i), false),
+			 4000);
+}
+
+/* A worker pool: 12 workers forked at once, each growing. */
+static void shape_worker_pool(struct sim *s)
+{
+	struct fbk_node *pool;
+	int i;
+
+	sim_start(s, NOW - SECS(3), &pool);
+	for (i = 0; i < 12; i++)
+		sim_live(s, sim_add(s, pool, NOW - SECS(3) + MS(1 * i), false), 9000);
+}
+
+/*
+ * A pre-forking server restarted two seconds ago, 30 workers sharing most
+ * of their memory copy-on-write, next to the hog that caused the OOM.
+ */
+static void shape_prefork_and_hog(struct sim *s)
+{
 	struct fbk_node *server;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-	unsigned int i;
+	int i;
 
-	/* 300 workers forked fast, but before the system was last calm. */
-	fbk_tree_init(&tree);
-	server = add(test, &tree, NULL, SEC(0));
-	fbk_scan_reset(&tree);
-	for (i = 0; i < 300; i++)
-		fbk_account(add(test, &tree, server, SEC(0) + i), FBK_COUNT, 100);
-	fbk_aggregate(&tree);
-
-	policy = (struct fbk_policy) {
-		.trigger = FBK_TRIGGER_FORK_FAIL, .now = SEC(200), .calm = SEC(100),
-		.min_descendants = 10, .total_tasks = 300,
-	};
-	KUNIT_EXPECT_FALSE(test, fbk_choose(&tree, &policy, &choice));
-	/* Without that calm moment it would look like a bomb. */
-	policy.calm = 0;
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, server);
+	sim_start(s, NOW - SECS(2), &server);
+	for (i = 0; i < 30; i++)
+		sim_live(s, sim_add(s, server, NOW - SECS(2) + MS(2 * i), false), 300);
+	sim_spawn(s, s->tester, NOW - SECS(1), 40000);
 }
 
-static void fbk_test_fork_fail_share(struct kunit *test)
+/* A big pre-forking server, 200 workers forked 3 s before the OOM. */
+static void shape_big_prefork(struct sim *s)
 {
-	struct fbk_tree tree;
-	struct fbk_node *shell, *bomb;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
+	struct fbk_node *server;
+	int i;
 
-	fbk_tree_init(&tree);
-	shell = add(test, &tree, NULL, SEC(0));
-	bomb = add(test, &tree, shell, SEC(100));
-	fbk_scan_reset(&tree);
-	fbk_account(shell, FBK_COUNT, 0);
-	fbk_account(bomb, FBK_COUNT, 0);
-	grow_bomb(test, &tree, bomb, 99, 0, false);
-	fbk_aggregate(&tree);
-
-	/* 100 processes of 200 in scope: half, a bomb. */
-	policy = (struct fbk_policy) {
-		.trigger = FBK_TRIGGER_FORK_FAIL, .now = SEC(101), .calm = SEC(50),
-		.min_descendants = 10, .total_tasks = 200,
-	};
-	KUNIT_EXPECT_TRUE(test, fbk_choose(&tree, &policy, &choice));
-	KUNIT_EXPECT_PTR_EQ(test, choice.root, bomb);
-	/* 100 of 201: not enough of the limit to blame them. */
-	policy.total_tasks = 201;
-	KUNIT_EXPECT_FALSE(test, fbk_choose(&tree, &policy, &choice));
+	sim_start(s, NOW - SECS(4), &server);
+	for (i = 0; i < 200; i++)
+		sim_live(s, sim_add(s, server, NOW - SECS(4) + MS(5 * i), false), 500);
 }
 
-/* --- the pure helpers of the glue --- */
-
-static void fbk_test_classify(struct kunit *test)
+/* A CGI server: a child per request, hundreds a second, a few at a time. */
+static void shape_cgi_server(struct sim *s)
 {
-	struct fbk_task_info info = { .in_scope = true };
+	struct fbk_node *server, *child;
+	int i;
 
-	KUNIT_EXPECT_EQ(test, fbk_classify(&info), FBK_COUNT);
-	info.dying = true;
-	KUNIT_EXPECT_EQ(test, fbk_classify(&info), FBK_IGNORE);
-	info.dying = false;
-	/* memcg OOM: a process outside the memcg is neither counted nor killed. */
-	info.in_scope = false;
-	KUNIT_EXPECT_EQ(test, fbk_classify(&info), FBK_IGNORE);
-	info.in_scope = true;
-	info.adj_min = true;
-	KUNIT_EXPECT_EQ(test, fbk_classify(&info), FBK_PROTECT);
-	info.adj_min = false;
-	info.init = true;
-	KUNIT_EXPECT_EQ(test, fbk_classify(&info), FBK_PROTECT);
-	info.init = false;
-	info.kthread = true;
-	info.in_scope = false;
-	KUNIT_EXPECT_EQ(test, fbk_classify(&info), FBK_PROTECT);
-}
-
-static void fbk_test_protected_never_root(struct kunit *test)
-{
-	struct fbk_tree tree;
-	struct fbk_node *service, *worker;
-	struct fbk_policy policy;
-	struct fbk_choice choice;
-	unsigned int i;
-
-	/* A young service whose many children are OOM_SCORE_ADJ_MIN. */
-	fbk_tree_init(&tree);
-	service = add(test, &tree, NULL, SEC(100));
-	fbk_scan_reset(&tree);
-	fbk_account(service, FBK_COUNT, 100);
-	for (i = 0; i < 50; i++) {
-		worker = add(test, &tree, service, SEC(100) + i);
-		fbk_account(worker, FBK_PROTECT, 0);
+	sim_start(s, SEC(200), &server);
+	for (i = 0; i < 2000; i++) {
+		child = sim_spawn(s, server, NOW - SECS(8) + MS(4 * i), 500);
+		if (i < 1940)
+			sim_dead(s, child);
 	}
-	fbk_aggregate(&tree);
-	policy = oom_policy(SEC(101), SEC(50));
-	policy.max_mass = 100;
-	KUNIT_EXPECT_FALSE(test, fbk_choose(&tree, &policy, &choice));
 }
 
-static void fbk_test_triggers(struct kunit *test)
+/* make -j64 of long compiles: 64 running, as many finished meanwhile. */
+static void shape_make_j64(struct sim *s)
 {
+	struct fbk_node *make, *job;
+	int i;
+
+	sim_start(s, SEC(900), &make);
+	for (i = 0; i < 128; i++) {
+		job = sim_spawn(s, make, NOW - SECS(9) + MS(70 * i), 30000);
+		if (i < 64)
+			sim_dead(s, job);
+	}
+}
+
+/*
+ * stress-ng --fork 16 --fork-max 64 --vm 1: 16 workers fork children
+ * that exit at once, a vm worker holds half the memory.
+ */
+static void shape_stress_ng_fork(struct sim *s)
+{
+	struct fbk_node *main, *worker;
+	int i, j;
+
+	sim_start(s, NOW - SECS(5), &main);
+	sim_live(s, sim_add(s, main, NOW - SECS(5) + MS(1), false), 30000);
+	for (i = 0; i < 16; i++) {
+		worker = sim_add(s, main, NOW - SECS(5) + MS(2) + i, false);
+		sim_live(s, worker, 100);
+		for (j = 0; j < 64; j++)
+			sim_dead(s, sim_add(s, worker, NOW - SECS(4) + MS(40 * j), false));
+		for (j = 0; j < 4; j++)
+			sim_live(s, sim_add(s, worker, NOW - MS(5) + j, false), 10);
+	}
+}
+
+/* Fork failed on RLIMIT_NPROC 40: a job of 60 `sleep 3 &`, 40 started. */
+static void shape_bounded_job(struct sim *s)
+{
+	struct fbk_node *sh;
+	int i;
+
+	s->scoped = true;
+	sim_start(s, NOW - MS(500), &sh);
+	for (i = 0; i < 39; i++)
+		sim_spawn(s, sh, NOW - MS(80) + MS(2 * i), 2);
+	s->top = sh;
+}
+
+/* A service manager restarting a unit in a loop. */
+static void shape_restart_storm(struct sim *s)
+{
+	struct fbk_node *unit, *helper;
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		unit = sim_spawn(s, s->init, NOW - SECS(9) + MS(30 * i), 500);
+		helper = sim_spawn(s, unit, NOW - SECS(9) + MS(30 * i) + MS(5), 100);
+		if (i < 299) {
+			sim_dead(s, helper);
+			sim_dead(s, unit);
+		}
+	}
+}
+
+/* 300 workers forked fast, but a minute ago: old history. */
+static void shape_old_workers(struct sim *s)
+{
+	struct fbk_node *server;
+	int i;
+
+	sim_start(s, NOW - SECS(61), &server);
+	for (i = 0; i < 300; i++)
+		sim_live(s, sim_add(s, server, NOW - SECS(60) + i, false), 100);
+}
+
+struct shape_case {
+	const char *name;
+	void (*build)(struct sim *s);
+	enum fbk_trigger trigger;
+	bool kill;
+	enum fbk_shape shape;
+};
+
+static const struct shape_case shape_cases[] = {
+	{ "c_bomb", shape_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "c_bomb_fork_fail", shape_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "typed_shell_bomb", shape_typed_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "exec_bomb", shape_exec_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "setsid_bomb", shape_setsid_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "chain_bomb", shape_chain_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_CHAIN },
+	{ "burst_bomb", shape_burst_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "spawner", shape_spawner, FBK_TRIGGER_OOM, true, FBK_SHAPE_SPAWNER },
+	{ "spawner_no_exec", shape_spawner_no_exec, FBK_TRIGGER_OOM, true, FBK_SHAPE_SPAWNER },
+	{ "spawner_fork_fail", shape_spawner, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_SPAWNER },
+	{ "two_bombs", shape_two_bombs, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "bomb_lighter_than_hog", shape_bomb_lighter_than_hog, FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
+	{ "bomb_in_oom_group", shape_bomb_in_oom_group, FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
+	{ "protected_bomb", shape_protected_bomb, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "make_flat", shape_make_flat, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "make_compiles", shape_make_compiles, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "recursive_make", shape_recursive_make, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "recursive_make_fork_fail", shape_recursive_make, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
+	{ "browser", shape_browser, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "worker_pool", shape_worker_pool, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "prefork_and_hog", shape_prefork_and_hog, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "big_prefork", shape_big_prefork, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "cgi_server", shape_cgi_server, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "make_j64", shape_make_j64, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "stress_ng_fork", shape_stress_ng_fork, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "stress_ng_fork_fork_fail", shape_stress_ng_fork, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
+	/* A spawner to the pure rule: the fork failure path waits for it to fail again. */
+	{ "bounded_job", shape_bounded_job, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_SPAWNER },
+	{ "bounded_job_oom", shape_bounded_job, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "restart_storm", shape_restart_storm, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "old_workers", shape_old_workers, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
+};
+
+static void shape_case_desc(const struct shape_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(shape, shape_cases, shape_case_desc);
+
+static void forkbomb_score_shape(struct kunit *test)
+{
+	const struct shape_case *c = test->param_value;
+	const struct fbk_profile *p;
+	struct sim *s;
+	bool kill;
+	int i;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	sim_init(s, test, c->trigger);
+	c->build(s);
+	sim_scan(s);
+	kill = fbk_choose(&s->tree, &s->policy, &s->choice);
+	p = &s->choice.profile;
+	kunit_info(test, "%s: %s%s, young %u, depth %u, branching %u, generations %u, dead leaves %u, children %u/%u, tasks %u, mass %lu (heaviest %lu)\n",
+		   c->name, kill ? "kill " : "", fbk_shape_name(s->choice.shape),
+		   p->young, p->depth, p->branching, p->generations,
+		   p->dead_leaves, p->live_children, p->children, p->tasks,
+		   p->mass, s->policy.max_mass);
+
+	KUNIT_EXPECT_EQ_MSG(test, kill, c->kill,
+			    "shape %s young %u depth %u branching %u generations %u dead_leaves %u children %u/%u tasks %u mass %lu/%lu",
+			    fbk_shape_name(s->choice.shape), p->young, p->depth,
+			    p->branching, p->generations, p->dead_leaves,
+			    p->live_children, p->children, p->tasks, p->mass,
+			    s->policy.max_mass);
+	KUNIT_EXPECT_EQ_MSG(test, s->choice.shape, c->shape, "shape %s",
+			    fbk_shape_name(s->choice.shape));
+	if (!kill || !s->top)
+		return;
+	KUNIT_EXPECT_PTR_EQ(test, s->choice.top, s->top);
+	KUNIT_EXPECT_EQ(test, s->choice.spared, s->spared);
+
+	/* What the kill would take: never the survivors. */
+	fbk_doom(&s->choice, 1);
+	for (i = 0; i < ARRAY_SIZE(s->survivors); i++)
+		if (s->survivors[i])
+			KUNIT_EXPECT_EQ_MSG(test, s->survivors[i]->doomed, 0,
+					    "survivor %d doomed", i);
+	KUNIT_EXPECT_EQ(test, s->choice.top->doomed, s->spared ? 0 : 1);
+}
+
+/* The threshold: a bomb of min_descendants young processes, not fewer. */
+static void forkbomb_score_threshold(struct kunit *test)
+{
+	unsigned int min;
+	struct sim *s;
+	struct fbk_node *bomb;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (min = 60; min <= 70; min += 10) {
+		sim_init(s, test, FBK_TRIGGER_FORK_FAIL);
+		s->policy.min_descendants = min;
+		sim_start(s, NOW - SECS(1), &bomb);
+		sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), 64, 16);
+		sim_scan(s);
+		KUNIT_EXPECT_EQ_MSG(test, fbk_choose(&s->tree, &s->policy, &s->choice),
+				    min <= 64, "min_descendants %u", min);
+	}
+}
+
+/* When fork failed, the bomb must hold at least half the processes in scope. */
+static void forkbomb_score_fork_fail_share(struct kunit *test)
+{
+	struct fbk_node *bomb;
+	struct sim *s;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	sim_init(s, test, FBK_TRIGGER_FORK_FAIL);
+	sim_start(s, NOW - SECS(1), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), 200, 16);
+	sim_scan(s);
+	s->policy.total_tasks = 400;
+	KUNIT_EXPECT_TRUE(test, fbk_choose(&s->tree, &s->policy, &s->choice));
+	s->policy.total_tasks = 401;
+	KUNIT_EXPECT_FALSE(test, fbk_choose(&s->tree, &s->policy, &s->choice));
+}
+
+/* A spawner must still be forking: one that stopped is a server's pool. */
+static void forkbomb_score_spawner_stopped(struct kunit *test)
+{
+	struct fbk_node *spawner;
+	struct sim *s;
+	int i;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	sim_init(s, test, FBK_TRIGGER_OOM);
+	sim_start(s, SEC(500), &spawner);
+	for (i = 0; i < 1000; i++)
+		sim_live(s, sim_add(s, spawner, NOW - SECS(3) + MS(1 * i), false), 3);
+	sim_scan(s);
+	KUNIT_EXPECT_FALSE(test, fbk_choose(&s->tree, &s->policy, &s->choice));
+	/* And had it gone on until just now, it would be one. */
+	s->policy.now = NOW - SECS(2);
+	KUNIT_EXPECT_TRUE(test, fbk_choose(&s->tree, &s->policy, &s->choice));
+	KUNIT_EXPECT_EQ(test, s->choice.shape, FBK_SHAPE_SPAWNER);
+}
+
+static struct kunit_case forkbomb_score_cases[] = {
+	KUNIT_CASE_PARAM(forkbomb_score_shape, shape_gen_params),
+	KUNIT_CASE(forkbomb_score_threshold),
+	KUNIT_CASE(forkbomb_score_fork_fail_share),
+	KUNIT_CASE(forkbomb_score_spawner_stopped),
+	{}
+};
+
+static struct kunit_suite forkbomb_score_suite = {
+	.name = "forkbomb_score",
+	.test_cases = forkbomb_score_cases,
+};
+
+/* ===================== forkbomb_parse ===================== */
+
+struct triggers_case {
+	const char *text;
+	int err;
+	unsigned int mask;
+};
+
+static const struct triggers_case triggers_cases[] = {
+	{ "oom fork_fail\n", 0, FBK_TRIGGERS_ALL },
+	{ "fork_fail oom", 0, FBK_TRIGGERS_ALL },
+	{ "fork_fail", 0, FBK_TRIGGER_FORK_FAIL },
+	{ "  oom\t", 0, FBK_TRIGGER_OOM },
+	{ "none\n", 0, 0 },
+	{ "", -EINVAL },
+	{ "\n", -EINVAL },
+	{ "oomx", -EINVAL },
+	{ "oom oom", -EINVAL },
+	{ "none oom", -EINVAL },
+	{ "oom,fork_fail", -EINVAL },
+	{ "OOM", -EINVAL },
+};
+
+/* The text, quoted, with its blanks made visible. */
+static void describe_text(const char *text, char *desc)
+{
+	unsigned int len = 0;
+
+	desc[len++] = '"';
+	for (; *text && len < KUNIT_PARAM_DESC_SIZE - 4; text++) {
+		if (*text == '\n' || *text == '\t') {
+			desc[len++] = '\\';
+			desc[len++] = *text == '\n' ? 'n' : 't';
+		} else {
+			desc[len++] = *text;
+		}
+	}
+	desc[len++] = '"';
+	desc[len] = '\0';
+}
+
+static void triggers_case_desc(const struct triggers_case *c, char *desc)
+{
+	describe_text(c->text, desc);
+}
+
+KUNIT_ARRAY_PARAM(triggers, triggers_cases, triggers_case_desc);
+
+static void forkbomb_parse_triggers(struct kunit *test)
+{
+	const struct triggers_case *c = test->param_value;
 	unsigned int mask = 0xdead;
 	char buf[32];
 
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("oom fork_fail\n", &mask), 0);
-	KUNIT_EXPECT_EQ(test, mask, (unsigned int)FBK_TRIGGERS_ALL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("fork_fail", &mask), 0);
-	KUNIT_EXPECT_EQ(test, mask, (unsigned int)FBK_TRIGGER_FORK_FAIL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("  oom\t", &mask), 0);
-	KUNIT_EXPECT_EQ(test, mask, (unsigned int)FBK_TRIGGER_OOM);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("none\n", &mask), 0);
-	KUNIT_EXPECT_EQ(test, mask, 0U);
-
+	KUNIT_EXPECT_EQ(test, fbk_parse_triggers(c->text, &mask), c->err);
+	if (c->err) {
+		KUNIT_EXPECT_EQ(test, mask, 0xdeadU);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, mask, c->mask);
+	/* What is printed parses back to the same set. */
+	fbk_format_triggers(mask, buf, sizeof(buf));
 	mask = 0xdead;
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("", &mask), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("\n", &mask), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("oomx", &mask), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("oom oom", &mask), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("none oom", &mask), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_triggers("oom,fork_fail", &mask), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mask, 0xdeadU);
+	KUNIT_EXPECT_EQ(test, fbk_parse_triggers(buf, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask, c->mask);
+}
+
+static void forkbomb_parse_triggers_format(struct kunit *test)
+{
+	char buf[32];
 
 	fbk_format_triggers(FBK_TRIGGERS_ALL, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "oom fork_fail\n");
@@ -694,53 +1232,91 @@ static void fbk_test_triggers(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "none\n");
 }
 
-static void fbk_test_parse_uint(struct kunit *test)
-{
-	unsigned int v = 42;
+struct uint_case {
+	const char *text;
+	unsigned int min, max;
+	int err;
+	unsigned int val;
+};
 
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("100\n", 100, 1000, &v), 0);
-	KUNIT_EXPECT_EQ(test, v, 100U);
-	v = 42;
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("99", 100, 1000, &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("1001", 100, 1000, &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("", 0, 1000, &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("-1", 0, 1000, &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("12abc", 0, 1000, &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fbk_parse_uint("99999999999999999999", 0, UINT_MAX, &v),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, v, 42U);
+static const struct uint_case uint_cases[] = {
+	{ "100\n", 100, 1000, 0, 100 },
+	{ "1000", 100, 1000, 0, 1000 },
+	{ "99", 100, 1000, -EINVAL },
+	{ "1001", 100, 1000, -EINVAL },
+	{ "", 0, 1000, -EINVAL },
+	{ "-1", 0, 1000, -EINVAL },
+	{ "12abc", 0, 1000, -EINVAL },
+	{ " 5", 0, 1000, -EINVAL },
+	{ "99999999999999999999", 0, UINT_MAX, -EINVAL },
+};
+
+static void uint_case_desc(const struct uint_case *c, char *desc)
+{
+	char text[KUNIT_PARAM_DESC_SIZE];
+
+	describe_text(c->text, text);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s in %u..%u", text, c->min,
+		 c->max);
 }
 
-static struct kunit_case fbk_test_cases[] = {
-	KUNIT_CASE(fbk_test_link),
-	KUNIT_CASE(fbk_test_death_keeps_family),
-	KUNIT_CASE(fbk_test_prune_calm),
-	KUNIT_CASE(fbk_test_prune_stress),
-	KUNIT_CASE(fbk_test_detach_all),
-	KUNIT_CASE(fbk_test_doom_inherited),
-	KUNIT_CASE(fbk_test_bomb_under_shell),
-	KUNIT_CASE(fbk_test_shell_bomb_parents_exit),
-	KUNIT_CASE(fbk_test_two_sibling_bombs),
-	KUNIT_CASE(fbk_test_threshold),
-	KUNIT_CASE(fbk_test_chain_bomb),
-	KUNIT_CASE_SLOW(fbk_test_deep_chain),
-	KUNIT_CASE(fbk_test_innocents),
-	KUNIT_CASE(fbk_test_server_lighter_than_hog),
-	KUNIT_CASE(fbk_test_old_history_is_innocent),
-	KUNIT_CASE(fbk_test_fork_fail_share),
-	KUNIT_CASE(fbk_test_classify),
-	KUNIT_CASE(fbk_test_protected_never_root),
-	KUNIT_CASE(fbk_test_triggers),
-	KUNIT_CASE(fbk_test_parse_uint),
+KUNIT_ARRAY_PARAM(uint, uint_cases, uint_case_desc);
+
+static void forkbomb_parse_uint(struct kunit *test)
+{
+	const struct uint_case *c = test->param_value;
+	unsigned int v = 42;
+
+	KUNIT_EXPECT_EQ(test, fbk_parse_uint(c->text, c->min, c->max, &v), c->err);
+	KUNIT_EXPECT_EQ(test, v, c->err ? 42U : c->val);
+}
+
+struct class_case {
+	const char *name;
+	struct fbk_task_info info;
+	enum fbk_class class;
+};
+
+static const struct class_case class_cases[] = {
+	{ "ordinary", { .in_scope = true }, FBK_COUNT },
+	{ "dying", { .in_scope = true, .dying = true }, FBK_IGNORE },
+	{ "out_of_scope", { .in_scope = false }, FBK_IGNORE },
+	{ "vfork_child", { .in_scope = true, .vfork = true }, FBK_IGNORE },
+	{ "adj_min", { .in_scope = true, .adj_min = true }, FBK_PROTECT },
+	{ "adj_min_out_of_scope", { .adj_min = true }, FBK_PROTECT },
+	{ "init", { .in_scope = true, .init = true }, FBK_PROTECT },
+	{ "kthread", { .kthread = true }, FBK_PROTECT },
+};
+
+static void class_case_desc(const struct class_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(class, class_cases, class_case_desc);
+
+static void forkbomb_parse_classify(struct kunit *test)
+{
+	const struct class_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, fbk_classify(&c->info), c->class);
+}
+
+static struct kunit_case forkbomb_parse_cases[] = {
+	KUNIT_CASE_PARAM(forkbomb_parse_triggers, triggers_gen_params),
+	KUNIT_CASE(forkbomb_parse_triggers_format),
+	KUNIT_CASE_PARAM(forkbomb_parse_uint, uint_gen_params),
+	KUNIT_CASE_PARAM(forkbomb_parse_classify, class_gen_params),
 	{}
 };
 
-static struct kunit_suite fbk_test_suite = {
-	.name = "forkbomb",
-	.test_cases = fbk_test_cases,
+static struct kunit_suite forkbomb_parse_suite = {
+	.name = "forkbomb_parse",
+	.test_cases = forkbomb_parse_cases,
 };
 
-kunit_test_suite(fbk_test_suite);
+kunit_test_suites(&forkbomb_tree_suite, &forkbomb_score_suite,
+		  &forkbomb_parse_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the fork bomb killer");
 MODULE_LICENSE("GPL");

@@ -1,44 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fork bomb killer: scoring the history tree and choosing the bomb.
+ * Fork bomb killer: telling a fork bomb from a busy program.
  *
- * A scan runs in three linear passes over the forest: fbk_scan_reset()
- * clears the scratch fields, the caller reports every live process with
- * fbk_account(), and fbk_aggregate() sums each subtree into its root.
- * fbk_choose() then finds the bomb, if there is one:
+ * A fork bomb is a subtree of the history that is multiplying right now:
+ * its processes fork, their children fork, births keep coming and the
+ * newborn stay. A build, a browser, a worker pool or a server that
+ * started its processes and then grows in memory is none of that, however
+ * young and however many. The scan measures this on the history tree, in
+ * linear passes without recursion or allocation:
  *
- * 1. The heavy path. Start at the heaviest root and step to the heaviest
- *    child until there is none. The weight is the memory of the eligible
- *    processes in the subtree for an OOM, their number when fork failed.
- *    Whatever holds most of the weight lies on this path.
+ * 1. fbk_scan_reset() clears the scratch fields, the caller reports every
+ *    live process with fbk_account(), and fbk_aggregate() sums each
+ *    subtree into its root: live eligible processes, how many of them are
+ *    young (their record was born within FBK_YOUNG_JIFFIES) and their
+ *    weight (memory counted once, for an OOM).
  *
- * 2. The bomb root. Subtree sums make every ancestor at least as heavy as
- *    the bomb, so weight alone cannot say where the bomb starts. Time can:
- *    a bomb is young and grew fast. A record on the path is a candidate
- *    when it is not protected (init, OOM_SCORE_ADJ_MIN), was born after
- *    the reaper last saw the system calm, and has at least
- *    min_descendants live descendants. Its spawn rate is its live
- *    processes divided by its age. The root is the highest candidate
- *    whose rate is at least half the best rate on the path: the login
- *    shell, sshd and the service manager above a bomb are older than the
- *    last calm moment, and even when they are not, their rate is far below
- *    the bomb's because they lived long before it; inside the bomb the
- *    rate falls off with depth (a chain bomb keeps it flat), so the top
- *    of the bomb is taken and not a subtree of it.
+ * 2. Where the young processes are: from the root holding most of them,
+ *    step to the child holding most, for as long as that child holds
+ *    nearly all (7/8) of them. The record reached is the lowest one above
+ *    (nearly) all of the young population: the bomb's own first process, a
+ *    spawner, or an outsider that started two or more bombs at once (the
+ *    login shell that ran f(){ f|f & }; f, whose two children are the two
+ *    halves of the bomb).
  *
- * 3. The verdict. For an OOM the subtree must weigh at least twice the
- *    largest single process in scope, otherwise the ordinary OOM killer's
- *    single victim frees as much and is preferred (a memory hog next to a
- *    pre-forking server, a build with a few big compilers). When fork
- *    failed, the subtree must hold at least half the processes in scope.
+ * 3. Where the bomb begins. A bomb process forks soon after its birth;
+ *    an outsider (a shell, sshd, a service manager, a test) lived long
+ *    before it started the bomb. The bomb's generation time is the median
+ *    time from a young record's parent's birth to its own in that subtree
+ *    (kept within FBK_GAP_MIN and FBK_GAP_MAX). The record found is part of
+ *    the bomb when it forked its first young child within FBK_GAP_FACTOR
+ *    generation times of its own birth, or when its heaviest child is old
+ *    too and at least min_descendants older records below it forked young
+ *    ones (a bomb that grows in bursts, older than the window). Then the top of
+ *    the bomb is found by climbing through the parents that belong to it
+ *    too: dead records, and wrappers with no other live child that forked
+ *    it just as quickly. An outsider is spared: only its children born
+ *    together with the heaviest one are the bomb.
+ *
+ * 4. Whether it multiplies. A walk of the bomb's subtrees measures how:
+ *    FBK_SHAPE_TREE needs min_descendants young live processes, at least
+ *    FBK_TREE_DEPTH generations of records that each put young processes
+ *    under two or more children, one such record per FBK_TREE_SHARE young
+ *    live processes, and few young records that died childless (a build
+ *    leaves finished jobs behind, a bomb does not). FBK_SHAPE_CHAIN needs
+ *    FBK_CHAIN_GENERATIONS (or min_descendants) young fork generations in
+ *    a row. Otherwise, FBK_SHAPE_SPAWNER is a record whose own young
+ *    children are many (FBK_SPAWNER_MIN for an OOM; min_descendants when
+ *    fork failed, where the caller waits for the spawner to fail again),
+ *    nearly all still alive, few dead leaves below it, and still coming.
+ *
+ * 5. Whether it is what ran out. For an OOM the bomb must weigh at least
+ *    twice the heaviest single process in scope (else the ordinary OOM
+ *    killer's victim frees as much), and must not hold a process whose
+ *    memory.oom.group asks for the whole cgroup or nothing. When fork
+ *    failed, it must hold at least half the processes in scope.
+ *
+ * Whatever does not pass is left to the ordinary OOM killer.
  */
 
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 #include "forkbomb_internal.h"
+
+/* Step 2: a child holding this share of the young processes is followed. */
+#define FBK_SPLIT_NUM		7
+#define FBK_SPLIT_DEN		8
+/* Step 3: an outsider forked the bomb this many generation times late. */
+#define FBK_GAP_FACTOR		8
+#define FBK_GAP_MIN		(HZ / 50)
+#define FBK_GAP_MAX		(HZ / 4)
+#define FBK_GAP_BUCKETS		32
+/* Step 4. */
+#define FBK_TREE_DEPTH		3
+#define FBK_TREE_SHARE		16
+#define FBK_DEAD_LEAF_SHARE	4
+#define FBK_CHAIN_GENERATIONS	32
+#define FBK_SPAWNER_MIN		64
 
 static const struct {
 	const char *name;
@@ -116,12 +157,16 @@ int fbk_format_triggers(unsigned int mask, char *buf, size_t size)
  * @info: the facts about it
  *
  * Return: FBK_PROTECT for kernel threads, init and OOM_SCORE_ADJ_MIN
- * processes, FBK_IGNORE for processes out of scope or already dying,
- * FBK_COUNT otherwise.
+ * processes; FBK_IGNORE for vfork children (their mm is their parent's),
+ * processes out of scope and processes already dying; FBK_COUNT otherwise.
  */
 enum fbk_class fbk_classify(const struct fbk_task_info *info)
 {
-	if (info->kthread || info->init || info->adj_min)
+	if (info->kthread || info->init)
+		return FBK_PROTECT;
+	if (info->vfork)
+		return FBK_IGNORE;
+	if (info->adj_min)
 		return FBK_PROTECT;
 	if (!info->in_scope || info->dying)
 		return FBK_IGNORE;
@@ -138,23 +183,34 @@ void fbk_scan_reset(struct fbk_tree *tree)
 
 	for (node = fbk_first_root(tree); node; node = fbk_pre_next(node, NULL)) {
 		node->tasks = 0;
+		node->young = 0;
 		node->mass = 0;
-		node->flags = 0;
+		node->gens = 0;
+		node->flags &= ~FBK_SCRATCH;
 	}
+}
+
+static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
+{
+	node->mass = min_t(u64, (u64)node->mass + mass, U32_MAX);
 }
 
 /**
  * fbk_account - report one live process of a record to the scan
  * @node: the record of its address space
  * @class: what fbk_classify() said about it
- * @mass: the pages it holds
+ * @mass: its weight: for an OOM, the pages only it holds, adjusted by its
+ *        oom_score_adj as the OOM killer does
+ * @young: its record is young (fbk_young())
  */
-void fbk_account(struct fbk_node *node, enum fbk_class class, unsigned long mass)
+void fbk_account(struct fbk_node *node, enum fbk_class class,
+		 unsigned long mass, bool young)
 {
 	switch (class) {
 	case FBK_COUNT:
 		node->tasks++;
-		node->mass += mass;
+		node->young += young;
+		fbk_add_mass(node, mass);
 		break;
 	case FBK_PROTECT:
 		node->flags |= FBK_PROTECTED;
@@ -165,141 +221,480 @@ void fbk_account(struct fbk_node *node, enum fbk_class class, unsigned long mass
 }
 
 /**
+ * fbk_account_oom_group - report a process whose memory.oom.group applies
+ * @node: the record of its address space
+ *
+ * An OOM leaves a subtree holding such a process to the OOM killer, which
+ * kills the whole cgroup as the administrator asked.
+ */
+void fbk_account_oom_group(struct fbk_node *node)
+{
+	node->flags |= FBK_OOM_GROUP;
+}
+
+/**
  * fbk_aggregate - sum the scratch counts of every subtree into its root
  * @tree: the forest
  *
- * Records linked during the walk start from zero and may or may not be
- * visited; either way the sums stay consistent.
+ * Also notes which records have young live processes below two or more
+ * children (FBK_BRANCHING). Records linked during the walk start from
+ * zero and may or may not be visited; either way the sums stay consistent.
  */
 void fbk_aggregate(struct fbk_tree *tree)
 {
-	struct fbk_node *node = fbk_first_root(tree);
+	struct fbk_node *node = fbk_first_root(tree), *parent;
 
 	if (node)
 		node = fbk_post_first(node);
 	for (; node; node = fbk_post_next(node, NULL)) {
-		if (!node->parent)
+		parent = node->parent;
+		if (!parent)
 			continue;
-		node->parent->tasks += node->tasks;
-		node->parent->mass += node->mass;
+		parent->tasks += node->tasks;
+		parent->young += node->young;
+		fbk_add_mass(parent, node->mass);
+		parent->flags |= node->flags & FBK_OOM_GROUP;
+		if (!node->young)
+			continue;
+		if (parent->flags & FBK_YOUNG_CHILD)
+			parent->flags |= FBK_BRANCHING;
+		parent->flags |= FBK_YOUNG_CHILD;
 	}
 }
 
-static unsigned long fbk_weight(const struct fbk_node *node,
-				const struct fbk_policy *policy)
+/* The child holding most young processes, and their total over all children. */
+static struct fbk_node *fbk_heaviest_child(const struct fbk_node *node,
+					   unsigned long *total)
 {
-	return policy->trigger == FBK_TRIGGER_OOM ? node->mass : node->tasks;
-}
+	struct fbk_node *child, *best = NULL;
 
-/* The heaviest of @first and its following siblings, NULL if all weigh 0. */
-static struct fbk_node *fbk_heaviest(struct fbk_node *first,
-				     const struct fbk_policy *policy)
-{
-	struct fbk_node *node, *best = NULL;
-	unsigned long weight, best_weight = 0;
-
-	for (node = first; node; node = fbk_next_sibling(node)) {
-		weight = fbk_weight(node, policy);
-		if (weight > best_weight) {
-			best = node;
-			best_weight = weight;
-		}
+	*total = 0;
+	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child)) {
+		*total += child->young;
+		if (child->young && (!best || child->young > best->young))
+			best = child;
 	}
 	return best;
 }
 
-static unsigned int fbk_descendants(const struct fbk_node *node)
+/* Step 2: the lowest record above (nearly) all of the young processes. */
+static struct fbk_node *fbk_young_top(const struct fbk_tree *tree)
 {
-	struct fbk_node *child;
-	unsigned int sum = 0;
+	struct fbk_node *node = NULL, *root, *child;
+	unsigned long total;
+
+	for (root = fbk_first_root(tree); root; root = fbk_next_sibling(root))
+		if (root->young && (!node || root->young > node->young))
+			node = root;
+	while (node) {
+		child = fbk_heaviest_child(node, &total);
+		if (!child || (u64)child->young * FBK_SPLIT_DEN <
+			      (u64)total * FBK_SPLIT_NUM)
+			break;
+		node = child;
+	}
+	return node;
+}
+
+/* The earliest young child of @node that holds young processes. */
+static struct fbk_node *fbk_first_young_child(const struct fbk_node *node,
+					      const struct fbk_policy *policy)
+{
+	struct fbk_node *child, *first = NULL;
 
 	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child))
-		sum += child->tasks;
-	return sum;
+		if (child->young && fbk_young(child, policy) &&
+		    (!first || time_before(child->birth, first->birth)))
+			first = child;
+	return first;
 }
 
-static bool fbk_candidate(const struct fbk_node *node,
-			  const struct fbk_policy *policy)
+/* Jiffies from @parent's birth to @child's; 0 if @child looks older. */
+static unsigned long fbk_gap(const struct fbk_node *parent,
+			     const struct fbk_node *child)
 {
-	return !(node->flags & FBK_PROTECTED) &&
-	       !time_before(node->birth, policy->calm) &&
-	       fbk_descendants(node) >= policy->min_descendants;
+	return time_after(child->birth, parent->birth) ?
+	       child->birth - parent->birth : 0;
 }
 
-/* In jiffies, at least 1: a record may be born after the scan took @now. */
-static u64 fbk_age(const struct fbk_node *node, const struct fbk_policy *policy)
+/*
+ * Step 3: how the young records below @top came to be. @generation is the
+ * bomb's generation time: the median time from a young forked record's
+ * parent's birth to its own, within FBK_GAP_MIN and FBK_GAP_MAX, kept in
+ * buckets of powers of two (the median's bucket gives its lower bound).
+ * @old_breeders counts the older records below @top that forked a young
+ * one: the earlier bursts of a bomb that grows in bursts.
+ */
+struct fbk_origin {
+	unsigned long generation;
+	unsigned int old_breeders;
+};
+
+static void fbk_measure_origin(struct fbk_node *top,
+			       const struct fbk_policy *policy,
+			       struct fbk_origin *origin)
 {
-	if (time_after(node->birth, policy->now))
-		return 1;
-	return (u64)(policy->now - node->birth) + 1;
+	unsigned int buckets[FBK_GAP_BUCKETS] = {};
+	unsigned int count = 0, seen = 0, b;
+	struct fbk_node *node, *parent;
+	unsigned long gap;
+
+	origin->old_breeders = 0;
+	for (node = fbk_first_child(top); node; node = fbk_pre_next(node, top)) {
+		/* Parents come first: set below only after it was cleared here. */
+		node->flags &= ~FBK_OLD_BREEDER;
+		if (!fbk_young(node, policy))
+			continue;
+		parent = node->parent;
+		/* A generation is a fork; an exec only renews the mm. */
+		if (!(node->flags & FBK_EXEC)) {
+			gap = fbk_gap(parent, node);
+			buckets[min_t(unsigned int, fls_long(gap),
+				      FBK_GAP_BUCKETS - 1)]++;
+			count++;
+		}
+		if (parent != top && !fbk_young(parent, policy) &&
+		    !(parent->flags & FBK_OLD_BREEDER)) {
+			parent->flags |= FBK_OLD_BREEDER;
+			origin->old_breeders++;
+		}
+	}
+	for (b = 0; b < FBK_GAP_BUCKETS - 1; b++) {
+		seen += buckets[b];
+		if (2 * seen >= count)
+			break;
+	}
+	gap = b ? 1UL << (b - 1) : 0;
+	origin->generation = clamp_t(unsigned long, gap, FBK_GAP_MIN, FBK_GAP_MAX);
 }
 
-/* Is @a's spawn rate at least @b's divided by @div? rate = tasks / age. */
-static bool fbk_rate_at_least(const struct fbk_node *a, const struct fbk_node *b,
-			      unsigned int div, const struct fbk_policy *policy)
+/* Does @node have a child other than @child with live eligible processes? */
+static bool fbk_other_live_child(const struct fbk_node *node,
+				 const struct fbk_node *child)
 {
-	return (u64)a->tasks * fbk_age(b, policy) * div >=
-	       (u64)b->tasks * fbk_age(a, policy);
+	struct fbk_node *pos;
+
+	for (pos = fbk_first_child(node); pos; pos = fbk_next_sibling(pos))
+		if (pos != child && pos->tasks)
+			return true;
+	return false;
+}
+
+/*
+ * Step 3: climb from @node through the parents that belong to the bomb:
+ * unprotected, without another live child, and dead or quick to fork.
+ */
+static struct fbk_node *fbk_climb(struct fbk_node *node, unsigned long generation)
+{
+	struct fbk_node *parent;
+
+	while ((parent = node->parent)) {
+		if ((parent->flags & FBK_PROTECTED) ||
+		    fbk_other_live_child(parent, node))
+			break;
+		if (!fbk_dead(parent) &&
+		    fbk_gap(parent, node) > FBK_GAP_FACTOR * generation)
+			break;
+		node = parent;
+	}
+	return node;
+}
+
+/*
+ * Step 3, for an outsider: flag its children born together with the
+ * heaviest one @heavy, and holding young processes, as the bomb.
+ */
+static void fbk_flag_bomb_children(struct fbk_node *top, struct fbk_node *heavy,
+				   unsigned long generation)
+{
+	unsigned long window = FBK_GAP_FACTOR * generation;
+	struct fbk_node *child;
+
+	for (child = fbk_first_child(top); child; child = fbk_next_sibling(child)) {
+		child->flags &= ~FBK_BOMB;
+		if (child->young && fbk_gap(child, heavy) <= window &&
+		    fbk_gap(heavy, child) <= window)
+			child->flags |= FBK_BOMB;
+	}
+}
+
+/* Step 4: one record of a bomb's subtree, entered on the way down. */
+static void fbk_profile_visit(struct fbk_node *node, const struct fbk_node *top,
+			      const struct fbk_policy *policy, unsigned int *depth,
+			      struct fbk_profile *profile)
+{
+	unsigned int gens = 0;
+
+	if (node->flags & FBK_BRANCHING) {
+		profile->branching++;
+		(*depth)++;
+		profile->depth = max(profile->depth, *depth);
+	}
+	if (fbk_young(node, policy)) {
+		profile->records++;
+		if (fbk_dead(node) && !fbk_first_child(node))
+			profile->dead_leaves++;
+		gens = node == top ? 0 : node->parent->gens;
+		if (!(node->flags & FBK_EXEC))
+			gens = min(gens + 1, (unsigned int)U8_MAX);
+	}
+	node->gens = gens;
+	profile->generations = max(profile->generations, gens);
+}
+
+/*
+ * Step 4: walk @top's subtree, iteratively: down to the first child, else
+ * on to the next sibling, else back up. @depth follows the path, so it is
+ * taken back on the way up.
+ */
+static void fbk_profile_subtree(struct fbk_node *top,
+				const struct fbk_policy *policy,
+				struct fbk_profile *profile)
+{
+	struct fbk_node *node = top, *next;
+	unsigned int depth = 0;
+
+	profile->tasks += top->tasks;
+	profile->young += top->young;
+	profile->mass += top->mass;
+	profile->oom_group |= !!(top->flags & FBK_OOM_GROUP);
+	fbk_profile_visit(node, top, policy, &depth, profile);
+	for (;;) {
+		next = fbk_first_child(node);
+		while (!next && node != top) {
+			if (node->flags & FBK_BRANCHING)
+				depth--;
+			next = fbk_next_sibling(node);
+			if (!next)
+				node = node->parent;
+		}
+		if (!next)
+			return;
+		node = next;
+		fbk_profile_visit(node, top, policy, &depth, profile);
+	}
+}
+
+static void fbk_profile(const struct fbk_choice *choice,
+			const struct fbk_policy *policy,
+			struct fbk_profile *profile)
+{
+	struct fbk_node *child;
+
+	memset(profile, 0, sizeof(*profile));
+	if (!choice->spared) {
+		fbk_profile_subtree(choice->top, policy, profile);
+		return;
+	}
+	for (child = fbk_first_child(choice->top); child;
+	     child = fbk_next_sibling(child))
+		if (child->flags & FBK_BOMB)
+			fbk_profile_subtree(child, policy, profile);
+}
+
+static bool fbk_multiplies(const struct fbk_profile *profile,
+			   const struct fbk_policy *policy, enum fbk_shape *shape)
+{
+	if (profile->young < policy->min_descendants ||
+	    (u64)profile->dead_leaves * FBK_DEAD_LEAF_SHARE > profile->young)
+		return false;
+	if (profile->depth >= FBK_TREE_DEPTH &&
+	    (u64)profile->branching * FBK_TREE_SHARE >= profile->young) {
+		*shape = FBK_SHAPE_TREE;
+		return true;
+	}
+	if (profile->generations >= max_t(unsigned int, FBK_CHAIN_GENERATIONS,
+					  policy->min_descendants)) {
+		*shape = FBK_SHAPE_CHAIN;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Step 4: does @node fork children that stay, many, and still now (for an
+ * OOM; when fork failed, the caller sees whether it keeps failing)? Counts
+ * its young children into @profile.
+ */
+static bool fbk_spawner(const struct fbk_node *node,
+			const struct fbk_policy *policy,
+			struct fbk_profile *profile)
+{
+	unsigned long oldest = 0, newest = 0, spread;
+	unsigned int min = policy->min_descendants;
+	struct fbk_node *child;
+
+	if (node->flags & FBK_PROTECTED)
+		return false;
+	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child)) {
+		if (!fbk_young(child, policy))
+			continue;
+		if (!profile->children++ || time_before(child->birth, oldest))
+			oldest = child->birth;
+		if (profile->children == 1 || time_after(child->birth, newest))
+			newest = child->birth;
+		profile->live_children += !!child->young;
+	}
+	if (policy->trigger == FBK_TRIGGER_OOM)
+		min = max_t(unsigned int, min, FBK_SPAWNER_MIN);
+	if (profile->live_children < min ||
+	    (u64)profile->live_children * 4 < (u64)profile->children * 3)
+		return false;
+	/* When fork failed, births stop: the caller waits for more failures. */
+	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
+		return true;
+	/* Still coming: the last child is recent next to how long it took. */
+	spread = max((newest - oldest) / 4, (unsigned long)FBK_GAP_MIN);
+	return !time_after(policy->now, newest + spread);
 }
 
 /**
  * fbk_choose - find the fork bomb in a scored forest
  * @tree: the forest, after fbk_aggregate()
  * @policy: the trigger, the time and the thresholds
- * @choice: the verdict
+ * @choice: the verdict, and what it saw
  *
  * See the comment at the top of this file for the rule. Linear in the
- * number of records, no recursion, no allocation.
+ * number of records, no recursion, no allocation. Sets FBK_BOMB on the
+ * children of a spared top that belong to the bomb.
  *
- * Return: true when @choice->root is a fork bomb to kill.
+ * Return: true when @choice is a fork bomb to kill.
  */
 bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		struct fbk_choice *choice)
 {
-	struct fbk_node *top, *node, *fastest = NULL;
+	struct fbk_node *young_top, *heavy, *first;
+	struct fbk_profile spawner = {};
+	struct fbk_origin origin;
+	unsigned long total;
+	bool outsider;
 
 	memset(choice, 0, sizeof(*choice));
-	top = fbk_heaviest(fbk_first_root(tree), policy);
-
-	/* The fastest spawner among the candidates on the heavy path. */
-	for (node = top; node; node = fbk_heaviest(fbk_first_child(node), policy))
-		if (fbk_candidate(node, policy) &&
-		    (!fastest || !fbk_rate_at_least(fastest, node, 1, policy)))
-			fastest = node;
-	if (!fastest)
+	young_top = fbk_young_top(tree);
+	if (!young_top)
 		return false;
 
-	/* The highest candidate that spawns at least half as fast. */
-	for (node = top; node != fastest;
-	     node = fbk_heaviest(fbk_first_child(node), policy))
-		if (fbk_candidate(node, policy) &&
-		    fbk_rate_at_least(node, fastest, 2, policy))
-			break;
+	fbk_measure_origin(young_top, policy, &origin);
+	heavy = fbk_heaviest_child(young_top, &total);
+	first = fbk_first_young_child(young_top, policy);
+	outsider = first &&
+		   fbk_gap(young_top, first) > FBK_GAP_FACTOR * origin.generation;
+	if (outsider && heavy && !fbk_young(heavy, policy) &&
+	    origin.old_breeders >= policy->min_descendants)
+		outsider = false;
+	choice->top = young_top;
+	if ((young_top->flags & FBK_PROTECTED) || outsider) {
+		choice->spared = true;
+		fbk_flag_bomb_children(young_top, heavy, origin.generation);
+	} else {
+		choice->top = fbk_climb(young_top, origin.generation);
+	}
+	fbk_profile(choice, policy, &choice->profile);
 
-	choice->root = node;
-	choice->descendants = fbk_descendants(node);
-	choice->tasks = node->tasks;
-	choice->mass = node->mass;
+	if (!fbk_multiplies(&choice->profile, policy, &choice->shape)) {
+		if (!fbk_spawner(young_top, policy, &spawner))
+			return false;
+		choice->shape = FBK_SHAPE_SPAWNER;
+		choice->top = young_top;
+		choice->spared = false;
+		fbk_profile(choice, policy, &choice->profile);
+		choice->profile.children = spawner.children;
+		choice->profile.live_children = spawner.live_children;
+		/* Its children stay; a stress test's or a server's come and go. */
+		if ((u64)choice->profile.dead_leaves * FBK_DEAD_LEAF_SHARE >
+		    choice->profile.young) {
+			choice->shape = FBK_SHAPE_NONE;
+			return false;
+		}
+	}
 
-	if (policy->trigger == FBK_TRIGGER_OOM)
-		return (u64)node->mass >= 2 * (u64)policy->max_mass;
-	return 2 * (u64)node->tasks >= policy->total_tasks;
+	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
+		return 2 * (u64)choice->profile.tasks >= policy->total_tasks;
+	return !choice->profile.oom_group &&
+	       (u64)choice->profile.mass >= 2 * (u64)policy->max_mass;
 }
 
 /**
- * fbk_doom - mark a subtree as being killed
- * @root: its root
+ * fbk_shape_name - the name of a shape, for reports
+ * @shape: the shape
  *
- * Walks the subtree concurrently with fbk_link(): see there.
+ * Return: "tree", "chain", "spawner" or "none".
  */
-void fbk_doom(struct fbk_node *root)
+const char *fbk_shape_name(enum fbk_shape shape)
 {
-	struct fbk_node *node = root;
+	static const char * const names[] = {
+		[FBK_SHAPE_NONE] = "none",
+		[FBK_SHAPE_TREE] = "tree",
+		[FBK_SHAPE_CHAIN] = "chain",
+		[FBK_SHAPE_SPAWNER] = "spawner",
+	};
+
+	return shape < ARRAY_SIZE(names) ? names[shape] : "none";
+}
+
+/* Mark @top's subtree doomed; see fbk_link() for the ordering. */
+static void fbk_doom_subtree(struct fbk_node *top, u8 mark)
+{
+	struct fbk_node *node = top;
 
 	do {
-		WRITE_ONCE(node->doomed, 1);
+		WRITE_ONCE(node->doomed, mark);
 		/* Pairs with smp_mb() in fbk_link(); orders the read of children. */
 		smp_mb();
-		node = fbk_pre_next(node, root);
+		node = fbk_pre_next(node, top);
 	} while (node);
+}
+
+/**
+ * fbk_doom - mark the bomb's records as being killed
+ * @choice: the verdict of fbk_choose()
+ * @mark: this kill's mark, not 0; the kill takes the processes whose
+ *        record bears it, so a mark left by an earlier kill is ignored
+ *
+ * Walks the subtrees concurrently with fbk_link(): see there.
+ */
+void fbk_doom(const struct fbk_choice *choice, u8 mark)
+{
+	struct fbk_node *child;
+
+	if (!choice->spared) {
+		fbk_doom_subtree(choice->top, mark);
+		return;
+	}
+	for (child = fbk_first_child(choice->top); child;
+	     child = fbk_next_sibling(child))
+		if (child->flags & FBK_BOMB)
+			fbk_doom_subtree(child, mark);
+}
+
+static void fbk_undoom_subtree(struct fbk_node *top)
+{
+	struct fbk_node *node;
+
+	for (node = top; node; node = fbk_pre_next(node, top))
+		if (!(node->flags & FBK_KILLED))
+			WRITE_ONCE(node->doomed, 0);
+}
+
+/**
+ * fbk_undoom - forget the doom of the records whose processes were spared
+ * @choice: the verdict the kill followed
+ *
+ * A process of a doomed record that was not killed (out of scope,
+ * protected) must not pass the doom on to the children it forks later.
+ * Records whose processes were killed (FBK_KILLED) stay doomed: their
+ * processes are exiting, and a fork they started fails.
+ */
+void fbk_undoom(const struct fbk_choice *choice)
+{
+	struct fbk_node *child;
+
+	if (!choice->spared) {
+		fbk_undoom_subtree(choice->top);
+		return;
+	}
+	for (child = fbk_first_child(choice->top); child;
+	     child = fbk_next_sibling(child))
+		if (child->flags & FBK_BOMB)
+			fbk_undoom_subtree(child);
 }

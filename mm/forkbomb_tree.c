@@ -118,10 +118,11 @@ struct fbk_node *fbk_pre_next(struct fbk_node *node, const struct fbk_node *top)
  * @parent: its parent, or NULL to make it a root
  * @birth: its birth time, in jiffies
  *
- * A record linked below a doomed parent is doomed too: the ordering
- * against fbk_doom() guarantees that a child linked while its parent is
- * being doomed is either found by fbk_doom() or sees the parent doomed
- * here, so a fork bomb cannot escape a kill by forking during it.
+ * A record linked below a doomed parent is doomed too, with the same
+ * mark: the ordering against fbk_doom() guarantees that a child linked
+ * while its parent is being doomed is either found by fbk_doom() or sees
+ * the parent doomed here, so a fork bomb cannot escape a kill by forking
+ * during it.
  */
 void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
 	      struct fbk_node *parent, unsigned long birth)
@@ -137,8 +138,7 @@ void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
 	if (parent) {
 		/* Pairs with smp_mb() in fbk_doom(). */
 		smp_mb();
-		if (READ_ONCE(parent->doomed))
-			WRITE_ONCE(node->doomed, 1);
+		WRITE_ONCE(node->doomed, READ_ONCE(parent->doomed));
 	}
 }
 

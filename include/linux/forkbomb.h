@@ -32,6 +32,7 @@ bool __forkbomb_oom_kill(struct oom_control *oc);
 static inline void forkbomb_mm_init(struct mm_struct *mm)
 {
 	mm->fbk_node = NULL;
+	mm->fbk_inherited_pages = 0;
 }
 
 /**
