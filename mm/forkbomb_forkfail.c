@@ -151,10 +151,19 @@ static ssize_t forkbomb_triggers_store(struct kobject *kobj,
 	return count;
 }
 
+static ssize_t forkbomb_fork_failures_show(struct kobject *kobj,
+					   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_fork_failures));
+}
+
 static struct kobj_attribute fbk_triggers_attr = __ATTR_RW(forkbomb_triggers);
+static struct kobj_attribute fbk_fork_failures_attr =
+	__ATTR_RO(forkbomb_fork_failures);
 
 static struct attribute *fbk_fork_fail_attrs[] = {
 	&fbk_triggers_attr.attr,
+	&fbk_fork_failures_attr.attr,
 	NULL,
 };
 

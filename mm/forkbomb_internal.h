@@ -216,6 +216,7 @@ enum fbk_shape {
  * @young: those of them born young
  * @mass: their weight, in pages
  * @records: young records, live or dead
+ * @live_records: those of them still in use
  * @branching: records whose young live processes sit below two or more of
  *             their children
  * @dead_leaves: young records that died without a child
@@ -230,6 +231,7 @@ struct fbk_profile {
 	unsigned int young;
 	unsigned long mass;
 	unsigned int records;
+	unsigned int live_records;
 	unsigned int branching;
 	unsigned int dead_leaves;
 	unsigned int depth;

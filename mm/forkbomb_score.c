@@ -41,7 +41,7 @@
  *    FBK_SHAPE_TREE needs min_descendants young live processes, at least
  *    FBK_TREE_DEPTH generations of records that each put young processes
  *    under two or more children, one such record per FBK_TREE_SHARE young
- *    live processes, and few young records that died childless (a build
+ *    live records, and few young records that died childless (a build
  *    leaves finished jobs behind, a bomb does not). FBK_SHAPE_CHAIN needs
  *    FBK_CHAIN_GENERATIONS (or min_descendants) young fork generations in
  *    a row. Otherwise, FBK_SHAPE_SPAWNER is a record whose own young
@@ -432,7 +432,9 @@ static void fbk_profile_visit(struct fbk_node *node, const struct fbk_node *top,
 	}
 	if (fbk_young(node, policy)) {
 		profile->records++;
-		if (fbk_dead(node) && !fbk_first_child(node))
+		if (!fbk_dead(node))
+			profile->live_records++;
+		else if (!fbk_first_child(node))
 			profile->dead_leaves++;
 		gens = node == top ? 0 : node->parent->gens;
 		if (!(node->flags & FBK_EXEC))
@@ -499,7 +501,7 @@ static bool fbk_multiplies(const struct fbk_profile *profile,
 	    (u64)profile->dead_leaves * FBK_DEAD_LEAF_SHARE > profile->young)
 		return false;
 	if (profile->depth >= FBK_TREE_DEPTH &&
-	    (u64)profile->branching * FBK_TREE_SHARE >= profile->young) {
+	    (u64)profile->branching * FBK_TREE_SHARE >= profile->live_records) {
 		*shape = FBK_SHAPE_TREE;
 		return true;
 	}

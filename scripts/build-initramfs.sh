@@ -1,16 +1,20 @@
 #!/bin/sh
 # Build the guest's initramfs: busybox-static, the init in scripts/guest/,
 # the statically linked kselftests of the feature (installed the kselftest
-# way, with run_kselftest.sh) and the demo/bench scripts.
+# way, with run_kselftest.sh), the demo/bench scripts, and coreutils'
+# timeout from Debian (the kselftest runner's time limit) with its
+# libraries. stress-ng and its libraries (about 30 MiB) go to an extra
+# archive that only the boots that need it load (the kernel unpacks
+# concatenated archives in order).
 #
 # Usage: scripts/build-initramfs.sh [TREE]   (default: the patched tree)
-# Output: $BUILD/initramfs.cpio.gz
+# Output: $BUILD/initramfs.cpio.gz, $BUILD/initramfs-stress.cpio.gz
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 src=${1:-$TREE}
 busybox=/bin/busybox
-[ -x "$busybox" ] || "$TOP/scripts/deps.sh" busybox-static
+"$TOP/scripts/deps.sh" busybox-static coreutils stress-ng
 file "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not busybox-static"
 
@@ -42,6 +46,17 @@ for c in "$TOP"/scripts/guest/*.c; do
 	gcc -static -O2 -Wall -Werror -I"$TOP/tools/testing/selftests/forkbomb" \
 		-o "usr/bin/$(basename "$c" .c)" "$c"
 done
+# A dynamically linked program from the host, with its libraries, in the
+# current directory.
+install_prog() {
+	mkdir -p ".$(dirname "$1")"
+	cp -L "$1" ".$1"
+	for lib in $(ldd "$1" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		mkdir -p ".$(dirname "$lib")"
+		[ -e ".$lib" ] || cp -L "$lib" ".$lib"
+	done
+}
+install_prog /usr/bin/timeout
 cat > etc/passwd <<'PW'
 root:x:0:0:root:/root:/bin/sh
 bomber:x:1000:1000:unprivileged tests:/tmp:/bin/sh
@@ -54,3 +69,10 @@ nogroup:x:65534:
 GR
 find . | sort | cpio -o -H newc --quiet | gzip -1 > "$BUILD/initramfs.cpio.gz"
 say "$BUILD/initramfs.cpio.gz ready ($(du -k "$BUILD/initramfs.cpio.gz" | cut -f1) KiB)"
+
+rm -rf "$root-stress"
+mkdir -p "$root-stress"
+cd "$root-stress"
+install_prog /usr/bin/stress-ng
+find . | sort | cpio -o -H newc --quiet | gzip -1 > "$BUILD/initramfs-stress.cpio.gz"
+say "$BUILD/initramfs-stress.cpio.gz ready ($(du -k "$BUILD/initramfs-stress.cpio.gz" | cut -f1) KiB)"

@@ -4,8 +4,10 @@
   parse-results.py kunit CONSOLE_LOG KERNEL_TREE   KTAP, through kunit.py parse
   parse-results.py kselftest RESULTS_LOG           kselftest TAP (run_kselftest.sh)
 
-Prints "PASSED FAILED SKIPPED" on stdout; the name of every test that did
-not pass goes to stderr, with the lines the test logged.
+Prints "PASSED FAILED SKIPPED SKIPPED_NAMES" on stdout (the names
+comma-separated, or "-"); the name of every test that did not pass goes to
+stderr, with the lines the test logged. No results at all count nothing:
+the caller compares what ran with what it planned.
 """
 import os
 import re
@@ -23,7 +25,7 @@ def kunit(console, tree):
     m = re.search(r'Ran (\d+) tests?: (.*)', out)
     if not m:
         print('  no KTAP results in ' + console, file=sys.stderr)
-        return 0, 1, 0
+        return 0, 0, 0, []
     for what, num in re.findall(r'(\w+): (\d+)', m.group(2)):
         counts[what] = int(num)
     failed = counts.get('failed', 0) + counts.get('crashed', 0) + counts.get('errors', 0)
@@ -32,21 +34,29 @@ def kunit(console, tree):
             if '[FAILED]' in line or '[CRASHED]' in line or 'EXPECTATION FAILED' in line \
                     or 'Expected' in line:
                 print('  ' + re.sub(r'^\[[0-9:]+\] ', '', line), file=sys.stderr)
-    return counts.get('passed', 0), failed, counts.get('skipped', 0)
+    skips = re.findall(r'\[SKIPPED\] (\S+)', out)
+    return counts.get('passed', 0), failed, counts.get('skipped', 0), skips
 
 
 def kselftest(results):
     passed = failed = skipped = 0
+    skips = []
     log = []
-    inner_failed = False
+    inner_failed = inner_seen = False
+    if not os.path.exists(results):
+        print('  no results file ' + results, file=sys.stderr)
+        return 0, 0, 0, []
     with open(results, errors='replace') as f:
         for line in f:
             line = line.rstrip('\n')
             m = re.match(r'^# (not ok|ok) \d+ (\S+)(.*)$', line)
             if m:
                 status, name, rest = m.groups()
+                inner_seen = True
                 if '# SKIP' in rest:
                     skipped += 1
+                    skips.append(name)
+                    print('  SKIP %s%s' % (name, rest), file=sys.stderr)
                 elif status == 'ok':
                     passed += 1
                 else:
@@ -63,11 +73,15 @@ def kselftest(results):
                 if status == 'not ok' and not inner_failed:
                     failed += 1
                     print('  FAIL %s%s' % (prog, rest), file=sys.stderr)
-                inner_failed = False
+                elif '# SKIP' in rest and not inner_seen:
+                    skipped += 1
+                    skips.append(prog)
+                    print('  SKIP %s%s' % (prog, rest), file=sys.stderr)
+                inner_failed = inner_seen = False
                 continue
             if line.startswith('# #') and ('RUN' not in line):
                 log.append(line[4:])
-    return passed, failed, skipped
+    return passed, failed, skipped, skips
 
 
 def main():
@@ -77,7 +91,8 @@ def main():
         counts = kselftest(sys.argv[2])
     else:
         sys.exit(__doc__)
-    print('%d %d %d' % counts)
+    passed, failed, skipped, skips = counts
+    print('%d %d %d %s' % (passed, failed, skipped, ','.join(skips) or '-'))
 
 
 if __name__ == '__main__':

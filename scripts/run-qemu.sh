@@ -9,17 +9,19 @@
 #   -t SECONDS     hard timeout; a guest still running then is killed (default 300)
 #   -a "ARGS"      more kernel command line
 #   -q "ARGS"      more QEMU arguments
+#   -x NAME        also load the extra archive $BUILD/initramfs-NAME.cpio.gz
 #
 # The kernel log goes to $BUILD/logs/NAME.console, what the guest reports to
 # $BUILD/logs/NAME.results. Exit status: 0 when the guest ran RUN to the end
-# and powered off, 1 when it crashed or stopped early, 124 on timeout.
+# and powered off, 2 when it did but RUN failed (its status in the end
+# marker), 1 when it crashed or stopped early, 124 on timeout.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 2 ] || die "usage: $0 NAME RUN [-k IMAGE] [-m MEM] [-c CPUS] [-t SECONDS] [-a ARGS] [-q ARGS]"
 name=$1 run=$2
 shift 2
-kernel=$BUILD/bzImage mem=256M cpus=2 limit=300 append= qargs=
+kernel=$BUILD/bzImage mem=256M cpus=2 limit=300 append= qargs= extra=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kernel=$2 ;;
@@ -28,16 +30,23 @@ while [ $# -gt 0 ]; do
 	-t) limit=$2 ;;
 	-a) append=$2 ;;
 	-q) qargs=$2 ;;
+	-x) extra=$2 ;;
 	*) die "unknown option $1" ;;
 	esac
 	shift 2
 done
 [ -f "$kernel" ] || die "no kernel image $kernel"
-initrd=$BUILD/initramfs.cpio.gz
-[ -f "$initrd" ] || die "no initramfs; run scripts/build-initramfs.sh"
-
 logs=$BUILD/logs
 mkdir -p "$logs"
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$initrd" ] || die "no initramfs; run scripts/build-initramfs.sh"
+if [ -n "$extra" ]; then
+	[ -f "$BUILD/initramfs-$extra.cpio.gz" ] || die "no initramfs-$extra.cpio.gz"
+	cat "$initrd" "$BUILD/initramfs-$extra.cpio.gz" > "$BUILD/logs/$name.initrd"
+	initrd=$BUILD/logs/$name.initrd
+fi
+
+logs=$BUILD/logs
 console=$logs/$name.console
 results=$logs/$name.results
 rm -f "$console" "$results"
@@ -54,6 +63,7 @@ timeout -k 10 "$limit" qemu-system-x86_64 \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
 	$qargs </dev/null || rc=$?
 took=$(( $(date +%s) - start ))
+[ -z "$extra" ] || rm -f "$logs/$name.initrd"
 
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	say "boot $name: TIMEOUT after ${took}s (guest hung; see $console)"
@@ -63,5 +73,10 @@ fi
 if ! grep -q '^FBK-END' "$results" 2>/dev/null; then
 	say "boot $name: the guest stopped before finishing (${took}s; see $console)"
 	exit 1
+fi
+guest_rc=$(sed -n 's/^FBK-END rc=\([0-9]*\).*/\1/p' "$results" | tail -n 1)
+if [ "${guest_rc:-1}" != 0 ]; then
+	say "boot $name: done in ${took}s, $run failed (status $guest_rc)"
+	exit 2
 fi
 say "boot $name: done in ${took}s"

@@ -15,14 +15,6 @@
  */
 #include "forkbomb_util.h"	/* tools/testing/selftests/forkbomb/ */
 
-/* A number alone in a file (sysfs); -1 if unreadable. */
-static long file_long(const char *path)
-{
-	char buf[64];
-
-	return read_text(path, buf, sizeof(buf)) > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
 static char *self;
 
 /* ns per operation over @n operations of @kind. */

@@ -16,14 +16,13 @@
 #include <sys/prctl.h>
 #include "forkbomb_util.h"	/* tools/testing/selftests/forkbomb/ */
 
-#define MARK		"demo"
 #define BOMB		"/kselftest/forkbomb/fbk_bomb"
 #define CGROUP		"/sys/fs/cgroup/demo-bomb/"
 
 /*
  * The bomb runs in a cgroup of its own, so that counting it is one read
  * of pids.current (zombies count until we reap them, which we do before
- * each count); the slow scan is the fallback without the pids controller.
+ * each count).
  */
 static int use_cgroup;
 
@@ -39,7 +38,7 @@ static int count_bombs(void)
 	char buf[32];
 
 	if (!use_cgroup)
-		return count_marked(MARK);
+		return -1;
 	return read_text(CGROUP "pids.current", buf, sizeof(buf)) > 0 ?
 	       atoi(buf) : -1;
 }
@@ -90,7 +89,7 @@ static double latency_now(const struct probe *probe)
 
 static pid_t start_bomb(const char *scenario)
 {
-	char *envp[] = { BOMB_ENV MARK, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
+	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
 	char *shell[] = { "/bin/sh", "-c", "f(){ f|f & }; f", NULL };
 	char *c[] = { BOMB, "c", "64", NULL };
 	pid_t pid = fork();
@@ -113,6 +112,7 @@ int main(int argc, char **argv)
 	double start, recovered = -1, t, latency_ms = -1;
 	int bombs = -1, killed = 0;
 	struct probe *probe;
+	struct saved_settings saved = { 0 };
 	pid_t by, w;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 
 	setup_cgroup();
 	/* Let the reaper see the system calm, as it would be before a real bomb. */
-	if (wait_calm(200, 30))
+	if (wait_calm(&saved, 200, 30))
 		knob_set("mm_tracking_reset_interval_msecs", "30000");
 	if (!strcmp(scenario, "threads"))
 		write_text("/proc/sys/kernel/threads-max", "3000");

@@ -13,9 +13,25 @@
  *                         forks the next bomb process and exits (daemonize)
  *   fbk_bomb chain KIB    every process forks one child and waits for it:
  *                         a chain as deep as the system lets it grow
+ *   fbk_bomb spawner KIB  waits for SIGUSR1, then forks children in a loop
+ *                         that touch KIB and idle (a runaway spawner,
+ *                         older than its bomb)
+ *   fbk_bomb burst MS KIB every process touches KIB, sleeps MS, forks three
+ *                         children (which do the same), and again
+ *   fbk_bomb userbomb UID forks a child that stays root and, on SIGUSR1,
+ *                         forks an idle child; then becomes UID with
+ *                         RLIMIT_NPROC 200 and runs the C bomb
  *   fbk_bomb hog          allocates and touches memory until it is killed
  *   fbk_bomb make JOBS KIB  keeps JOBS short-lived children of KIB running
- *   fbk_bomb prefork N    a pre-forking server: N idle workers
+ *   fbk_bomb build JOBS MIB a build: keeps JOBS compile jobs running, each
+ *                         an exec of "fbk_bomb compile MIB"
+ *   fbk_bomb compile MIB  a compile job: grows by 1 MiB every 20 ms up to
+ *                         MIB, then exits
+ *   fbk_bomb browser N MIB  opens N tabs of MIB over 5 s, then idles
+ *   fbk_bomb workers N    a worker pool: N workers at once, each growing
+ *                         by 1 MiB every 100 ms
+ *   fbk_bomb prefork N MIB  a pre-forking server: touches MIB, then forks N
+ *                         idle workers that share it copy-on-write
  *   fbk_bomb loop         runs one short-lived child after another
  *   fbk_bomb adjmin N     N idle children with oom_score_adj -1000
  *   fbk_bomb latency MS   a bystander: forks a child every MS milliseconds
@@ -29,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -143,6 +160,70 @@ static void chain_bomb(long kib)
 	}
 }
 
+static volatile sig_atomic_t go;
+
+static void on_usr1(int sig)
+{
+	go = 1;
+}
+
+/* An older process that, once told, forks idle children without end. */
+static void spawner(long kib)
+{
+	signal(SIGUSR1, on_usr1);
+	while (!go)
+		pause();
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			signal(SIGUSR1, SIG_DFL);
+			touch(kib);
+			for (;;)
+				pause();
+		}
+		if (pid < 0)
+			sched_yield();
+	}
+}
+
+/* Grows in bursts: every @ms, each process forks three more. */
+static void burst(long ms, long kib)
+{
+	int i;
+
+	touch(kib);
+	for (;;) {
+		sleep_ms(ms);
+		for (i = 0; i < 3; i++) {
+			if (fork() == 0) {
+				touch(kib);
+				break;
+			}
+		}
+	}
+}
+
+/* A user's bomb whose first process left a root child behind. */
+static void userbomb(uid_t uid)
+{
+	struct rlimit rl = { 200, 200 };
+
+	if (fork() == 0) {
+		signal(SIGUSR1, on_usr1);
+		while (!go)
+			pause();
+		if (fork() == 0)
+			for (;;)
+				pause();
+		for (;;)
+			pause();
+	}
+	if (setrlimit(RLIMIT_NPROC, &rl) || setgid(uid) || setuid(uid))
+		_exit(1);
+	bomb(64, 0);
+}
+
 static void hog(void)
 {
 	for (;;) {
@@ -173,6 +254,90 @@ static void make(int jobs, long kib)
 		if (wait(NULL) > 0)
 			running--;
 	}
+}
+
+/* A compile job: grows by 1 MiB every 20 ms up to @mib, then exits. */
+static void compile(long mib)
+{
+	long i;
+
+	for (i = 0; i < mib; i++) {
+		touch(1024);
+		sleep_ms(20);
+	}
+	_exit(0);
+}
+
+/* A build: keeps @jobs compile jobs (fork and exec) of @mib running. */
+static void build(char *self, int jobs, long mib)
+{
+	char arg[32];
+	char *argv[] = { self, "compile", arg, NULL };
+	int running = 0;
+
+	snprintf(arg, sizeof(arg), "%ld", mib);
+	for (;;) {
+		while (running < jobs) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				execv("/proc/self/exe", argv);
+				_exit(127);
+			}
+			if (pid < 0)
+				break;
+			running++;
+		}
+		if (wait(NULL) > 0)
+			running--;
+	}
+}
+
+/* A browser: opens @n tabs of @mib over 5 s, then everything idles. */
+static void browser(int n, long mib)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fork() == 0) {
+			touch(mib << 10);
+			for (;;)
+				pause();
+		}
+		sleep_ms(5000 / n);
+	}
+	for (;;)
+		pause();
+}
+
+/* A worker pool: @n workers forked at once, each growing 1 MiB every 100 ms. */
+static void workers(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fork() == 0) {
+			for (;;) {
+				touch(1024);
+				sleep_ms(100);
+			}
+		}
+	}
+	for (;;)
+		pause();
+}
+
+/* A pre-forking server: @mib of its own, shared with @n idle workers. */
+static void prefork(int n, long mib)
+{
+	int i;
+
+	touch(mib << 10);
+	for (i = 0; i < n; i++)
+		if (fork() == 0)
+			break;
+	for (;;)
+		pause();
 }
 
 static void idle_children(int n, int adj_min)
@@ -249,12 +414,26 @@ int main(int argc, char **argv)
 		setsid_bomb(arg);
 	if (!strcmp(mode, "chain"))
 		chain_bomb(arg);
+	if (!strcmp(mode, "spawner"))
+		spawner(arg);
+	if (!strcmp(mode, "burst") && argc > 3)
+		burst(arg, atol(argv[3]));
+	if (!strcmp(mode, "userbomb"))
+		userbomb(arg);
 	if (!strcmp(mode, "hog"))
 		hog();
 	if (!strcmp(mode, "make") && argc > 3)
 		make(arg, atol(argv[3]));
-	if (!strcmp(mode, "prefork"))
-		idle_children(arg, 0);
+	if (!strcmp(mode, "build") && argc > 3)
+		build(argv[0], arg, atol(argv[3]));
+	if (!strcmp(mode, "compile"))
+		compile(arg);
+	if (!strcmp(mode, "browser") && argc > 3)
+		browser(arg, atol(argv[3]));
+	if (!strcmp(mode, "workers"))
+		workers(arg);
+	if (!strcmp(mode, "prefork") && argc > 3)
+		prefork(arg, atol(argv[3]));
 	if (!strcmp(mode, "adjmin"))
 		idle_children(arg, 1);
 	if (!strcmp(mode, "loop"))

@@ -2,8 +2,13 @@
 /*
  * Fork bombs that never reach OOM: with plenty of memory, forks fail on
  * kernel.threads-max (root) or RLIMIT_NPROC (a user) first. Run in a
- * guest with 2 GiB, where stock Linux holds such a bomb forever.
+ * guest with 2 GiB, where stock Linux holds such a bomb forever. The
+ * killer must act within a second of the first failed fork for a bomb
+ * that multiplies, and within two for a runaway spawner (which it only
+ * takes once it keeps failing). Destructive: runs only with
+ * FORKBOMB_DESTRUCTIVE=1; threads-max is put back afterwards.
  */
+#include <signal.h>
 #include <sys/resource.h>
 #include "../kselftest_harness.h"
 #include "bomb_common.h"
@@ -12,8 +17,9 @@
 
 FIXTURE(forkfail) {
 	struct bomb_run run;
-	char threads_max[32];
 	pid_t user_bystander;
+	pid_t shell;
+	int shell_in;
 };
 
 FIXTURE_SETUP(forkfail)
@@ -22,51 +28,105 @@ FIXTURE_SETUP(forkfail)
 		SKIP(return, "must run as root");
 	if (!have_forkbomb_killer())
 		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
-	ASSERT_GT(read_text("/proc/sys/kernel/threads-max", self->threads_max,
-			    sizeof(self->threads_max)), 0);
+	if (!destructive_allowed())
+		SKIP(return, DESTRUCTIVE_SKIP);
 	/* Only the fork failure trigger: this is not about memory. */
 	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "fork_fail"));
+	self->shell_in = -1;
 }
 
 FIXTURE_TEARDOWN(forkfail)
 {
-	bomb_cleanup(&self->run);
+	if (self->shell_in >= 0)
+		close(self->shell_in);
 	stop_child(self->user_bystander);
-	write_text("/proc/sys/kernel/threads-max", self->threads_max);
-	knob_set("forkbomb_triggers", "oom fork_fail");
+	bomb_cleanup(&self->run);
 }
 
-TEST_F_TIMEOUT(forkfail, threads_max_root, 200)
+TEST_F_TIMEOUT(forkfail, threads_max_root, 900)
 {
-	ASSERT_EQ(0, write_text("/proc/sys/kernel/threads-max", "3000"));
-	ASSERT_GT(bomb_start(&self->run, "c", "64", NULL, NULL), 0);
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
 }
 
-static int become_user(void *arg)
+/* The user, an ordinary process outside the bomb's cgroup. */
+static int as_user(void *arg)
 {
-	struct rlimit rl = { 200, 200 };
-
-	if (arg && setrlimit(RLIMIT_NPROC, &rl))
-		return -1;
-	if (setgid(USER_UID) || setuid(USER_UID))
+	if (set_oom_score_adj(0) || setgid(USER_UID) || setuid(USER_UID))
 		return -1;
 	return 0;
 }
 
-TEST_F_TIMEOUT(forkfail, rlimit_nproc_user, 200)
+/* The user with RLIMIT_NPROC 200, in the bomb's cgroup. */
+static int become_user(void *arg)
+{
+	struct rlimit rl = { 200, 200 };
+	struct bomb_run *run = arg;
+
+	if (cg_enter(&run->cg) || setrlimit(RLIMIT_NPROC, &rl) ||
+	    setgid(USER_UID) || setuid(USER_UID))
+		return -1;
+	return 0;
+}
+
+TEST_F_TIMEOUT(forkfail, rlimit_nproc_user, 900)
 {
 	const char *const idle[] = { "/bin/sleep", "1000", NULL };
+	const char *const bomb[] = { bomb_path(), "c", "64", NULL };
 
 	/* The same user's other process, started before: in scope, innocent. */
-	self->user_bystander = spawn_marked("user-bystander", idle, become_user, NULL);
+	self->user_bystander = spawn(idle, as_user, NULL);
 	ASSERT_GT(self->user_bystander, 0);
-	ASSERT_EQ(0, wait_calm(200, 60));
-	ASSERT_GT(bomb_start(&self->run, "c", "64", become_user, (void *)1), 0);
+	ASSERT_EQ(0, wait_calm(&self->run.saved, 200, 60));
+	self->run.started = now_s();
+	ASSERT_GT(spawn(bomb, become_user, &self->run), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
 	EXPECT_TRUE(child_alive(self->user_bystander));
+}
+
+/* A runaway spawner, older than its bomb, runs into threads-max. */
+TEST_F_TIMEOUT(forkfail, threads_max_spawner, 900)
+{
+	pid_t spawner;
+
+	spawner = bomb_start(&self->run, "spawner", "0");
+	ASSERT_GT(spawner, 0);
+	sleep_ms(OLD_MS);
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	self->run.started = now_s();
+	ASSERT_EQ(0, kill(spawner, SIGUSR1));
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
+}
+
+/* f(){ f|f & }; f typed into an older shell runs into threads-max. */
+TEST_F_TIMEOUT(forkfail, threads_max_typed_shell_bomb, 900)
+{
+	long left;
+
+	self->shell = start_shell(&self->run.cg, &self->shell_in);
+	ASSERT_GT(self->shell, 0);
+	sleep_ms(OLD_MS);
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	self->run.started = now_s();
+	ASSERT_EQ(0, shell_type(self->shell_in, "f(){ f|f & }; f"));
+	while (now_s() - self->run.started < scaled(150)) {
+		reap_children();
+		if (knob_long("forkbomb_kills") > self->run.kills &&
+		    cg_procs(&self->run.cg) == 1)
+			break;
+		sleep_ms(50);
+	}
+	TH_LOG("recovered after %.1f s", now_s() - self->run.started);
+	sleep_ms(2000);
+	reap_children();
+	left = cg_procs(&self->run.cg);
+	EXPECT_EQ(1, left) TH_LOG("%ld processes left in the shell's cgroup", left);
+	EXPECT_TRUE(child_alive(self->shell)) TH_LOG("the shell was killed");
+	EXPECT_TRUE(child_alive(self->run.bystander));
 }
 
 TEST_HARNESS_MAIN

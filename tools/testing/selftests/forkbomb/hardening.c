@@ -12,8 +12,6 @@
 
 FIXTURE(hardening) {
 	struct bomb_run run;
-	char max_records[32];
-	char threads_max[32];
 };
 
 FIXTURE_SETUP(hardening)
@@ -22,38 +20,32 @@ FIXTURE_SETUP(hardening)
 		SKIP(return, "must run as root");
 	if (!have_forkbomb_killer())
 		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
-	ASSERT_GT(knob_text("mm_tracking_max_records", self->max_records,
-			    sizeof(self->max_records)), 0);
-	ASSERT_GT(read_text("/proc/sys/kernel/threads-max", self->threads_max,
-			    sizeof(self->threads_max)), 0);
+	if (!destructive_allowed())
+		SKIP(return, DESTRUCTIVE_SKIP);
 	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "oom fork_fail"));
 }
 
 FIXTURE_TEARDOWN(hardening)
 {
-	write_text(CACHE_FAIL, "0");
-	write_text(FAILSLAB "probability", "0");
 	bomb_cleanup(&self->run);
-	knob_set("mm_tracking_max_records", self->max_records);
-	write_text("/proc/sys/kernel/threads-max", self->threads_max);
 }
 
-TEST_F_TIMEOUT(hardening, record_allocation_fails, 300)
+TEST_F_TIMEOUT(hardening, record_allocation_fails, 900)
 {
 	long records, dropped;
 	int i, failed = 0;
 
 	if (access(CACHE_FAIL, W_OK) || access(FAILSLAB "probability", W_OK))
 		SKIP(return, "no failslab (CONFIG_FAILSLAB, debugfs, slab_nomerge)");
-	ASSERT_EQ(0, write_text(FAILSLAB "ignore-gfp-wait", "N"));
-	ASSERT_EQ(0, write_text(FAILSLAB "cache-filter", "Y"));
-	ASSERT_EQ(0, write_text(FAILSLAB "verbose", "0"));
-	ASSERT_EQ(0, write_text(FAILSLAB "times", "-1"));
-	ASSERT_EQ(0, write_text(FAILSLAB "interval", "1"));
-	ASSERT_EQ(0, write_text(CACHE_FAIL, "1"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, FAILSLAB "ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, FAILSLAB "cache-filter", "Y"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, FAILSLAB "verbose", "0"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, FAILSLAB "times", "-1"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, FAILSLAB "interval", "1"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, CACHE_FAIL, "1"));
 	records = knob_long("mm_tracking_records");
 	dropped = knob_long("mm_tracking_records_dropped");
-	ASSERT_EQ(0, write_text(FAILSLAB "probability", "100"));
+	ASSERT_EQ(0, change_setting(&self->run.saved, FAILSLAB "probability", "100"));
 
 	/* Every record allocation fails: every fork must still work. */
 	for (i = 0; i < 300; i++) {
@@ -72,13 +64,13 @@ TEST_F_TIMEOUT(hardening, record_allocation_fails, 300)
 	EXPECT_GE(knob_long("mm_tracking_records_dropped") - dropped, 300);
 
 	/* A bomb started afterwards is still caught (on threads-max: quicker). */
-	ASSERT_EQ(0, write_text("/proc/sys/kernel/threads-max", "1500"));
-	ASSERT_GT(bomb_start(&self->run, "c", "64", NULL, NULL), 0);
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 1400));
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
 }
 
-TEST_F_TIMEOUT(hardening, history_cap, 300)
+TEST_F_TIMEOUT(hardening, history_cap, 900)
 {
 	long dropped = knob_long("mm_tracking_records_dropped");
 	long kills = knob_long("forkbomb_kills");
@@ -91,13 +83,14 @@ TEST_F_TIMEOUT(hardening, history_cap, 300)
 	 * is what it runs into: the fork failure trigger then has to find
 	 * it in a history that hit the cap.
 	 */
-	ASSERT_EQ(0, knob_set("mm_tracking_max_records", "1024"));
-	ASSERT_EQ(0, write_text("/proc/sys/kernel/threads-max", "2500"));
-	ASSERT_EQ(0, knob_set("mm_tracking_reset_interval_msecs", "500"));
-	ASSERT_GT(bomb_start(&self->run, "c", "64", NULL, NULL), 0);
+	ASSERT_EQ(0, change_knob(&self->run.saved, "mm_tracking_max_records", "1024"));
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 2400));
+	ASSERT_EQ(0, change_knob(&self->run.saved,
+				 "mm_tracking_reset_interval_msecs", "500"));
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	/* Sample the history until the kill (scanning /proc would be too slow). */
 	while (knob_long("forkbomb_kills") == kills &&
-	       now_s() - self->run.started < 150) {
+	       now_s() - self->run.started < scaled(150)) {
 		records = knob_long("mm_tracking_records");
 		if (records > peak)
 			peak = records;

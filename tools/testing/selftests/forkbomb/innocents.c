@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Innocent parallel work during an OOM caused by one memory hog: the fork
- * bomb killer must leave it alone, and the ordinary OOM killer must take
- * the hog. Each test starts a workload, then the hog, and checks that the
- * hog, and only the hog, was killed.
+ * Busy programs that are not fork bombs, run into an OOM: the fork bomb
+ * killer must leave them to the ordinary OOM killer, which takes one
+ * process and honours oom_score_adj. Some start many processes and then
+ * exhaust memory themselves (a browser, a build whose compile jobs grow,
+ * a worker pool); others only run beside a memory hog that causes the OOM
+ * (parallel builds, pre-forking servers old and freshly restarted, a
+ * shell loop, a service protected with oom_score_adj -1000).
+ *
+ * Each case: no fork bomb kill, the ordinary OOM killer acted, the
+ * program's parent lives (and, beside a hog, the hog is what died).
+ * Destructive: runs only with FORKBOMB_DESTRUCTIVE=1, every program in a
+ * cgroup of its own.
  */
 #include "../kselftest_harness.h"
 #include "bomb_common.h"
 
+#define OOM_KILLED	"Out of memory: Killed process"
+
 FIXTURE(innocent) {
+	struct saved_settings saved;
+	struct test_cgroup work_cg, hog_cg;
 	pid_t bystander, work, hog;
 	long kills;
 	int oom_kills;
@@ -18,98 +30,137 @@ FIXTURE_VARIANT(innocent) {
 	const char *mode;
 	const char *arg1;
 	const char *arg2;
-	int processes;		/* the workload's processes that must live */
-	bool young;		/* started right before the OOM, not before calm */
+	int processes;		/* the program's processes that must live */
+	bool old;		/* started before the last calm moment */
+	bool hog;		/* a hog causes the OOM; else the program itself */
 	int warmup_ms;
 };
 
-FIXTURE_VARIANT_ADD(innocent, make_j4) {
+/* A browser opening 20 tabs of 12 MiB over 5 s, then idle. */
+FIXTURE_VARIANT_ADD(innocent, browser) {
+	.mode = "browser", .arg1 = "20", .arg2 = "12", .processes = 1,
+};
+
+/* make -j16 whose compile jobs (fork and exec) grow to 24 MiB each. */
+FIXTURE_VARIANT_ADD(innocent, build_growing_jobs) {
+	.mode = "build", .arg1 = "16", .arg2 = "24", .processes = 1,
+};
+
+/* A pool of 12 workers forked at once, each growing 1 MiB every 100 ms. */
+FIXTURE_VARIANT_ADD(innocent, worker_pool) {
+	.mode = "workers", .arg1 = "12", .processes = 1,
+};
+
+FIXTURE_VARIANT_ADD(innocent, make_j4_and_hog) {
 	.mode = "make", .arg1 = "4", .arg2 = "2048", .processes = 1,
-	.young = true, .warmup_ms = 500,
+	.hog = true, .warmup_ms = 500,
 };
 
-FIXTURE_VARIANT_ADD(innocent, make_j8) {
+FIXTURE_VARIANT_ADD(innocent, make_j8_and_hog) {
 	.mode = "make", .arg1 = "8", .arg2 = "2048", .processes = 1,
-	.young = true, .warmup_ms = 500,
+	.hog = true, .warmup_ms = 500,
 };
 
-FIXTURE_VARIANT_ADD(innocent, prefork_server) {
-	.mode = "prefork", .arg1 = "30", .processes = 31, .warmup_ms = 500,
+/* 30 workers sharing the server's 32 MiB copy-on-write. */
+FIXTURE_VARIANT_ADD(innocent, prefork_server_and_hog) {
+	.mode = "prefork", .arg1 = "30", .arg2 = "32", .processes = 31,
+	.old = true, .hog = true, .warmup_ms = 500,
 };
 
-FIXTURE_VARIANT_ADD(innocent, prefork_server_young) {
-	.mode = "prefork", .arg1 = "30", .processes = 31, .young = true,
-	.warmup_ms = 300,
+/* The same server restarted just before the OOM. */
+FIXTURE_VARIANT_ADD(innocent, restarted_prefork_server_and_hog) {
+	.mode = "prefork", .arg1 = "30", .arg2 = "32", .processes = 31,
+	.hog = true, .warmup_ms = 1000,
 };
 
-FIXTURE_VARIANT_ADD(innocent, shell_loop) {
-	/* Thousands of short commands, one after another. */
-	.mode = "loop", .processes = 1, .young = true, .warmup_ms = 4000,
+/* Thousands of short commands, one after another. */
+FIXTURE_VARIANT_ADD(innocent, shell_loop_and_hog) {
+	.mode = "loop", .processes = 1, .hog = true, .warmup_ms = 4000,
 };
 
-FIXTURE_VARIANT_ADD(innocent, adj_min_service) {
-	.mode = "adjmin", .arg1 = "40", .processes = 41, .young = true,
+FIXTURE_VARIANT_ADD(innocent, adj_min_service_and_hog) {
+	.mode = "adjmin", .arg1 = "40", .processes = 41, .hog = true,
 	.warmup_ms = 500,
 };
 
 FIXTURE_SETUP(innocent)
 {
 	const char *const argv[] = { bomb_path(), variant->mode, variant->arg1,
-			       variant->arg2, NULL };
+				     variant->arg2, NULL };
 
 	if (getuid())
 		SKIP(return, "must run as root");
 	if (!have_forkbomb_killer())
 		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
-	ASSERT_EQ(0, write_text("/proc/sys/kernel/threads-max", "100000"));
-	ASSERT_EQ(0, knob_set("forkbomb_triggers", "oom fork_fail"));
+	if (!destructive_allowed())
+		SKIP(return, DESTRUCTIVE_SKIP);
+	ASSERT_EQ(0, protect_self());
+	ASSERT_EQ(0, cgroups_setup(&self->saved));
+	ASSERT_EQ(0, cg_create(&self->work_cg, "work"));
+	ASSERT_EQ(0, cg_create(&self->hog_cg, "hog"));
+	ASSERT_EQ(0, change_knob(&self->saved, "forkbomb_triggers", "oom fork_fail"));
+	ASSERT_EQ(0, change_knob(&self->saved, "forkbomb_min_descendants", "10"));
 	self->bystander = spawn_bystander();
 	ASSERT_GT(self->bystander, 0);
-	if (!variant->young) {
-		self->work = spawn_marked("work", argv, NULL, NULL);
+	if (variant->old) {
+		self->work = spawn(argv, cg_enter, &self->work_cg);
 		ASSERT_GT(self->work, 0);
+		sleep_ms(OLD_MS);
 	}
-	ASSERT_EQ(0, wait_calm(200, 60));
-	if (variant->young) {
-		self->work = spawn_marked("work", argv, NULL, NULL);
+	ASSERT_EQ(0, wait_calm(&self->saved, 200, 60));
+	self->kills = knob_long("forkbomb_kills");
+	self->oom_kills = kmsg_count(OOM_KILLED);
+	if (!variant->old) {
+		self->work = spawn(argv, cg_enter, &self->work_cg);
 		ASSERT_GT(self->work, 0);
 	}
 	sleep_ms(variant->warmup_ms);
-	self->kills = knob_long("forkbomb_kills");
-	self->oom_kills = kmsg_count("Out of memory: Killed process");
 }
 
 FIXTURE_TEARDOWN(innocent)
 {
-	kill_marked("work");
-	kill_marked("hog");
+	cg_destroy(&self->work_cg);
+	cg_destroy(&self->hog_cg);
 	stop_child(self->work);
 	stop_child(self->hog);
 	stop_child(self->bystander);
 	reap_children();
+	restore_settings(&self->saved);
+	cgroups_teardown(&self->saved);
 }
 
-TEST_F_TIMEOUT(innocent, hog_oom, 200)
+TEST_F_TIMEOUT(innocent, oom, 900)
 {
 	const char *const argv[] = { bomb_path(), "hog", NULL };
 	double start = now_s();
 	int status, left;
 
-	self->hog = spawn_marked("hog", argv, NULL, NULL);
-	ASSERT_GT(self->hog, 0);
-	ASSERT_EQ(self->hog, waitpid(self->hog, &status, 0));
-	TH_LOG("hog killed after %.1f s", now_s() - start);
-	self->hog = 0;
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	sleep_ms(500);
+	if (variant->hog) {
+		self->hog = spawn(argv, cg_enter, &self->hog_cg);
+		ASSERT_GT(self->hog, 0);
+		ASSERT_EQ(self->hog, waitpid(self->hog, &status, 0));
+		TH_LOG("hog killed after %.1f s", now_s() - start);
+		self->hog = 0;
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	} else {
+		/* The program runs the machine out of memory by itself. */
+		while (kmsg_count(OOM_KILLED) == self->oom_kills &&
+		       knob_long("forkbomb_kills") == self->kills &&
+		       now_s() - start < scaled(120))
+			sleep_ms(100);
+		TH_LOG("first OOM kill after %.1f s", now_s() - start);
+	}
+	sleep_ms(scaled(2) * 1000);
+	reap_children();
 
 	EXPECT_EQ(self->kills, knob_long("forkbomb_kills"))
-		TH_LOG("the fork bomb killer acted on an innocent workload");
-	EXPECT_GE(kmsg_count("Out of memory: Killed process") - self->oom_kills, 1);
-	EXPECT_TRUE(child_alive(self->work));
+		TH_LOG("the fork bomb killer acted on an innocent program");
+	EXPECT_GE(kmsg_count(OOM_KILLED) - self->oom_kills, 1)
+		TH_LOG("the ordinary OOM killer did not act");
+	EXPECT_TRUE(child_alive(self->work)) TH_LOG("the program's parent died");
 	EXPECT_TRUE(child_alive(self->bystander));
-	left = count_marked("work");
-	EXPECT_GE(left, variant->processes) TH_LOG("%d of the workload left", left);
+	left = cg_procs(&self->work_cg);
+	EXPECT_GE(left, variant->processes) TH_LOG("%d of the program left", left);
 }
 
 TEST_HARNESS_MAIN

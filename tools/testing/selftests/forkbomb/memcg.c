@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A fork bomb in a memory cgroup with memory.max: the memcg OOM kills the
- * bomb, and only processes of that cgroup, never one outside it.
+ * bomb, and only processes of that cgroup, never one outside it. With
+ * memory.oom.group set, the administrator asked for the whole cgroup or
+ * nothing: the OOM killer's group kill takes the bomb, not this feature.
+ * Destructive: runs only with FORKBOMB_DESTRUCTIVE=1.
  */
 #include "../kselftest_harness.h"
 #include "bomb_common.h"
 
-#define CGROOT		"/sys/fs/cgroup/"
-#define CG_BOMB		CGROOT "fbk_bomb/"
-#define CG_OTHER	CGROOT "fbk_other/"
-
-static int join_cgroup(void *dir)
-{
-	char path[256], pid[32];
-
-	snprintf(path, sizeof(path), "%scgroup.procs", (char *)dir);
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	return write_text(path, pid);
-}
+#define MEMCG_REPORT	"memory cgroup out of memory: killed fork bomb"
 
 FIXTURE(memcg) {
 	struct bomb_run run;
+	struct test_cgroup other;
 	pid_t outsider;
 };
 
@@ -30,39 +23,58 @@ FIXTURE_SETUP(memcg)
 		SKIP(return, "must run as root");
 	if (!have_forkbomb_killer())
 		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
-	if (access(CGROOT "cgroup.subtree_control", W_OK))
-		SKIP(return, "no cgroup v2 at " CGROOT);
-	ASSERT_EQ(0, write_text(CGROOT "cgroup.subtree_control", "+memory +pids"));
-	mkdir(CG_BOMB, 0755);
-	mkdir(CG_OTHER, 0755);
-	ASSERT_EQ(0, write_text(CG_BOMB "memory.max", "64M"));
-	ASSERT_EQ(0, bomb_prepare(&self->run, "memcg_bomb", "oom"));
+	if (!destructive_allowed())
+		SKIP(return, DESTRUCTIVE_SKIP);
+	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "oom"));
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", "64M"));
+	ASSERT_EQ(0, cg_create(&self->other, "other"));
 }
 
 FIXTURE_TEARDOWN(memcg)
 {
-	bomb_cleanup(&self->run);
+	cg_destroy(&self->other);
 	stop_child(self->outsider);
-	knob_set("forkbomb_triggers", "oom fork_fail");
-	rmdir(CG_BOMB);
-	rmdir(CG_OTHER);
+	bomb_cleanup(&self->run);
 }
 
-TEST_F_TIMEOUT(memcg, bomb_in_memcg, 200)
+static void start_outsider(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(memcg) *self)
 {
 	const char *const idle[] = { "/bin/sleep", "1000", NULL };
-	int reports = kmsg_count("memory cgroup out of memory: killed fork bomb");
 
-	/* A process in another cgroup, younger than the calm moment. */
-	self->outsider = spawn_marked("outsider", idle, join_cgroup, CG_OTHER);
+	/* A process in another cgroup, as young as the bomb. */
+	self->outsider = spawn(idle, cg_enter, &self->other);
 	ASSERT_GT(self->outsider, 0);
-	ASSERT_GT(bomb_start(&self->run, "c", "64", join_cgroup, CG_BOMB), 0);
+}
+
+TEST_F_TIMEOUT(memcg, bomb_in_memcg, 900)
+{
+	int reports = kmsg_count(MEMCG_REPORT);
+
+	start_outsider(_metadata, self);
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
 	EXPECT_TRUE(child_alive(self->outsider));
-	EXPECT_GE(kmsg_count("memory cgroup out of memory: killed fork bomb") - reports, 1);
+	EXPECT_GE(kmsg_count(MEMCG_REPORT) - reports, 1);
 	/* No global OOM: the bomb was contained. */
 	EXPECT_EQ(0, kmsg_count(REPORT "out of memory:"));
+}
+
+TEST_F_TIMEOUT(memcg, bomb_in_oom_group, 900)
+{
+	char path[320];
+
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.oom.group", "1"));
+	start_outsider(_metadata, self);
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
+	EXPECT_LE(0, wait_empty(&self->run.cg, self->run.started, 150, 2000));
+	EXPECT_EQ(self->run.kills, knob_long("forkbomb_kills"))
+		TH_LOG("the fork bomb killer overrode memory.oom.group");
+	snprintf(path, sizeof(path), "%s/memory.events", self->run.cg.path);
+	EXPECT_GE(file_value(path, "oom_group_kill"), 1);
+	EXPECT_TRUE(child_alive(self->outsider));
+	EXPECT_TRUE(child_alive(self->run.bystander));
 }
 
 TEST_HARNESS_MAIN

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fork bombs one after another in one boot: a second bomb right after the
- * first, then twenty in a row, taken in turn by the OOM trigger and by the
- * fork failure trigger (threads-max), after which the history must shrink
- * back to its idle size (nothing leaks).
+ * first; no second kill while the victims of the first are still exiting;
+ * a kill scoped to one user leaves another user's processes in the same
+ * family alone, also in the next, global kill; then twenty bombs in a row,
+ * taken in turn by the OOM trigger and by the fork failure trigger
+ * (threads-max), after which the history must shrink back to its idle
+ * size (nothing leaks). Destructive: runs only with FORKBOMB_DESTRUCTIVE=1.
  */
+#include <signal.h>
 #include "../kselftest_harness.h"
 #include "bomb_common.h"
 
+#define USER_UID	1000
+
 FIXTURE(stress) {
 	struct bomb_run run;
+	struct test_cgroup other;
 };
 
 FIXTURE_SETUP(stress)
@@ -18,80 +25,150 @@ FIXTURE_SETUP(stress)
 		SKIP(return, "must run as root");
 	if (!have_forkbomb_killer())
 		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
+	if (!destructive_allowed())
+		SKIP(return, DESTRUCTIVE_SKIP);
 	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "oom fork_fail"));
 }
 
 FIXTURE_TEARDOWN(stress)
 {
+	cg_destroy(&self->other);
 	bomb_cleanup(&self->run);
 }
 
-/* Threads in the system now: the total of /proc/loadavg's "running/total". */
-static long nr_threads(void)
-{
-	char buf[128], *slash;
-
-	if (read_text("/proc/loadavg", buf, sizeof(buf)) <= 0)
-		return -1;
-	slash = strchr(buf, '/');
-	return slash ? strtol(slash + 1, NULL, 10) : -1;
-}
-
+/* Run one bomb to its end; 0 when it was killed and nothing is left. */
 static int one_bomb(struct bomb_run *run, const char *mode, const char *kib)
 {
 	long kills = knob_long("forkbomb_kills");
 
-	if (bomb_start(run, mode, kib, NULL, NULL) < 0)
+	if (bomb_start(run, mode, kib) < 0)
 		return -1;
-	if (wait_gone(run->mark, run->started, 120, 1000) < 0)
+	if (wait_empty(&run->cg, run->started, 120, 1000) < 0)
 		return -1;
 	return knob_long("forkbomb_kills") > kills ? 0 : -1;
 }
 
-TEST_F_TIMEOUT(stress, second_bomb_right_after, 300)
+TEST_F_TIMEOUT(stress, second_bomb_right_after, 900)
 {
 	ASSERT_EQ(0, one_bomb(&self->run, "spread", "64"));
 	/* No calm moment in between: the second bomb is just as young. */
 	ASSERT_EQ(0, one_bomb(&self->run, "c", "256"));
 	EXPECT_TRUE(child_alive(self->run.bystander));
-	EXPECT_EQ(0, count_marked(self->run.mark));
+	EXPECT_FALSE(cg_populated(&self->run.cg));
+}
+
+/*
+ * While the victims of a kill are still exiting, an OOM is not another
+ * kill: the killer waits for them as the OOM killer waits for its victim,
+ * and neither it nor the OOM killer takes anything else meanwhile.
+ */
+TEST_F_TIMEOUT(stress, no_kill_while_victims_exit, 900)
+{
+	int oom_kills = kmsg_count("Out of memory: Killed process");
+	char verdict[32] = "";
+	double start;
+	long kills;
+
+	kills = knob_long("forkbomb_kills");
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
+	start = now_s();
+	while (knob_long("forkbomb_kills") == kills && now_s() - start < scaled(60))
+		;
+	ASSERT_GT(knob_long("forkbomb_kills"), kills);
+	/* What would an OOM do now, with the victims on their way out? */
+	if (cg_populated(&self->run.cg)) {
+		char buf[512], *v;
+
+		ASSERT_GT(read_text(DRY_RUN, buf, sizeof(buf)), 0);
+		v = strstr(buf, "verdict ");
+		ASSERT_NE(NULL, v);
+		sscanf(v, "verdict %31s", verdict);
+		EXPECT_STREQ("wait", verdict);
+	}
+	ASSERT_LE(0, wait_empty(&self->run.cg, start, 120, 1000));
+	EXPECT_EQ(kills + 1, knob_long("forkbomb_kills"));
+	EXPECT_EQ(oom_kills, kmsg_count("Out of memory: Killed process"))
+		TH_LOG("the OOM killer killed while the victims were exiting");
+	TH_LOG("dry run while the victims exited: %s", verdict[0] ? verdict : "(all gone)");
+}
+
+/*
+ * A user's bomb that hits RLIMIT_NPROC is killed in that user's scope: a
+ * root process in its family is spared, and must not pass the bomb's doom
+ * on to a child it forks later, which the next, global kill would take.
+ */
+TEST_F_TIMEOUT(stress, scoped_kill_then_global, 900)
+{
+	const char *const argv[] = { bomb_path(), "c", "64", NULL };
+	char uid[16], path[320], procs[64];
+	pid_t survivor;
+	double start;
+	long left;
+
+	snprintf(uid, sizeof(uid), "%d", USER_UID);
+	ASSERT_GT(bomb_start(&self->run, "userbomb", uid), 0);
+	/* The user's part dies; the root child of its first process stays. */
+	while (cg_procs(&self->run.cg) != 1 &&
+	       now_s() - self->run.started < scaled(120)) {
+		reap_children();
+		sleep_ms(50);
+	}
+	sleep_ms(1000);
+	reap_children();
+	ASSERT_EQ(1, cg_procs(&self->run.cg));
+	EXPECT_GE(knob_long("forkbomb_kills") - self->run.kills, 1);
+
+	/* It forks a child now. */
+	snprintf(path, sizeof(path), "%s/cgroup.procs", self->run.cg.path);
+	ASSERT_GT(read_text(path, procs, sizeof(procs)), 0);
+	survivor = atoi(procs);
+	ASSERT_GT(survivor, 0);
+	ASSERT_EQ(0, kill(survivor, SIGUSR1));
+	sleep_ms(500);
+	ASSERT_EQ(2, cg_procs(&self->run.cg));
+
+	/* A global bomb elsewhere: killed; the survivor and its child live. */
+	ASSERT_EQ(0, cg_create(&self->other, "other"));
+	start = now_s();
+	ASSERT_GT(spawn(argv, cg_enter, &self->other), 0);
+	EXPECT_LE(0, wait_empty(&self->other, start, 150, 1000));
+	left = cg_procs(&self->run.cg);
+	EXPECT_EQ(2, left) TH_LOG("%ld of the survivor and its child left", left);
 }
 
 TEST_F_TIMEOUT(stress, twenty_bombs, 900)
 {
 	static const char *const modes[] = { "c", "spread", "setsid", "exec" };
+	char threads_max[32];
 	long idle, after;
 	double start;
 	int i;
 
-	ASSERT_EQ(0, wait_calm(200, 60));
+	ASSERT_GT(read_text(THREADS_MAX, threads_max, sizeof(threads_max)), 0);
 	idle = knob_long("mm_tracking_records");
 	for (i = 0; i < 20; i++) {
-		const char *limit = "100000";
-		char room[32];
-
 		/* Every other bomb runs out of threads long before memory. */
 		if (i % 2) {
-			snprintf(room, sizeof(room), "%ld", nr_threads() + 150);
-			limit = room;
+			ASSERT_EQ(0, limit_threads(&self->run.saved, 150));
+		} else {
+			ASSERT_EQ(0, write_text(THREADS_MAX, threads_max));
 		}
-		ASSERT_EQ(0, write_text("/proc/sys/kernel/threads-max", limit));
 		ASSERT_EQ(0, one_bomb(&self->run, modes[i % 4], "1024"))
-			TH_LOG("bomb %d (%s, threads-max %s) was not killed",
-			       i + 1, modes[i % 4], limit);
+			TH_LOG("bomb %d (%s%s) was not killed", i + 1, modes[i % 4],
+			       i % 2 ? ", threads-max" : "");
 		reap_children();
 	}
-	ASSERT_EQ(0, write_text("/proc/sys/kernel/threads-max", "100000"));
 	EXPECT_TRUE(child_alive(self->run.bystander));
 	EXPECT_GE(knob_long("forkbomb_kills") - self->run.kills, 20);
 
 	/* Once calm, the history of all twenty is forgotten. */
-	ASSERT_EQ(0, knob_set("mm_tracking_reset_interval_msecs", "200"));
+	ASSERT_EQ(0, change_knob(&self->run.saved,
+				 "mm_tracking_reset_interval_msecs", "200"));
 	start = now_s();
 	do {
 		sleep_ms(500);
 		after = knob_long("mm_tracking_records");
-	} while (after > idle + 10 && now_s() - start < 60);
+	} while (after > idle + 10 && now_s() - start < scaled(60));
 	EXPECT_LE(after, idle + 10) TH_LOG("records: idle %ld, after %ld", idle, after);
 	TH_LOG("records: idle %ld, after twenty bombs and %.1f s: %ld",
 	       idle, now_s() - start, after);
