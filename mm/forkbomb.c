@@ -9,7 +9,7 @@
  * Locking:
  *
  *  fbk_lock (spinlock) guards the structure of the forest, the records'
- *  @nr_mm and @death, the mm->fbk_node links and fbk_active. Fork, exec
+ *  @nr_mm, @death and @history, the mm->fbk_node links and fbk_active. Fork, exec
  *  and mm release take it for a handful of instructions. It is the only
  *  lock they take.
  *
@@ -83,10 +83,10 @@ static void fbk_set_mm_node(struct mm_struct *mm, struct fbk_node *node)
 
 /*
  * Give @mm a record below the record of @parent_mm (which may be NULL);
- * @flags is FBK_EXEC for an exec.
+ * @history is FBK_EXEC for an exec.
  */
 static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm,
-		       u8 flags)
+		       u8 history)
 {
 	struct fbk_node *node = NULL, *parent;
 
@@ -110,7 +110,7 @@ static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm,
 		}
 		goto unlock;
 	}
-	node->flags = flags;
+	node->history = history;
 	fbk_link(&fbk_tree, node, parent, jiffies);
 	fbk_set_mm_node(mm, node);
 	node = NULL;
@@ -153,16 +153,20 @@ void __forkbomb_mm_exec(struct mm_struct *oldmm, struct mm_struct *mm)
  * __forkbomb_mm_release - an address space is gone
  * @mm: the address space, whose last user just left
  *
- * Its record dies but stays in the tree, with its family.
+ * Its record dies but stays in the tree, with its family. Whether the
+ * last process ended by exit() (a finished job) or by a signal (a killed
+ * one) is noted: see the dead leaves in forkbomb_score.c.
  */
 void __forkbomb_mm_release(struct mm_struct *mm)
 {
+	bool exited = (current->flags & PF_EXITING) &&
+		      !(current->exit_code & 0x7f);
 	struct fbk_node *node;
 
 	spin_lock(&fbk_lock);
 	node = fbk_mm_node(mm);
 	if (node)
-		fbk_node_put(&fbk_tree, node);
+		fbk_node_put(&fbk_tree, node, jiffies, exited);
 	WRITE_ONCE(mm->fbk_node, NULL);
 	spin_unlock(&fbk_lock);
 }

@@ -13,15 +13,19 @@
  * within the failed fork.
  *
  * When the user is over RLIMIT_NPROC, only that user's processes are
- * scored and killed. Otherwise (threads-max, pid_max, or a pids cgroup
- * limit, which fail the same way) every process is in scope, and a bomb
- * must hold at least half of them.
+ * scored and killed; when the task's pids cgroup (or one above it) is at
+ * its pids.max, only the processes in that cgroup's subtree: a bomb that
+ * fills its container is removed from that container alone, however few
+ * processes it holds next to the host's. Otherwise (threads-max, pid_max)
+ * every process is in scope. Either way the bomb must hold at least half
+ * of the threads in scope: each took a pid, and counts against the limit.
  *
  * A spawner (one process forking children that stay) is only killed once
  * it keeps failing: a bounded job that hits its limit stops after a few
  * failed forks, a runaway spawner does not (fbk_spawner_confirmed()).
  */
 
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/forkbomb.h>
 #include <linux/jiffies.h>
@@ -88,6 +92,24 @@ bool fbk_spawner_confirmed(const struct fbk_node *top)
 	return !time_before(now, fbk_suspect.since + FBK_SPAWNER_CONFIRM);
 }
 
+/* The pids cgroup that stops the current task's forks, with a reference. */
+static struct cgroup *fbk_pids_cgroup_at_limit(void)
+{
+#ifdef CONFIG_CGROUP_PIDS
+	return pids_cgroup_at_limit(current);
+#else
+	return NULL;
+#endif
+}
+
+static void fbk_pids_cgroup_put(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUP_PIDS
+	if (cgrp)
+		cgroup_put(cgrp);
+#endif
+}
+
 /**
  * __forkbomb_fork_failed - fork failed with -EAGAIN
  *
@@ -124,8 +146,11 @@ void __forkbomb_fork_failed(void)
 	scope.by_uid = !uid_eq(scope.uid, GLOBAL_ROOT_UID) &&
 		       get_rlimit_value(current_ucounts(), UCOUNT_RLIMIT_NPROC) >=
 		       rlimit(RLIMIT_NPROC);
+	if (!scope.by_uid)
+		scope.pids_cgroup = fbk_pids_cgroup_at_limit();
 	fbk_suspect.watching = false;
 	result = fbk_scan_and_kill(&scope);
+	fbk_pids_cgroup_put(scope.pids_cgroup);
 	retry = result == FBK_RESULT_NONE && !fbk_suspect.watching ?
 		FBK_RETRY_AFTER_NONE : FBK_RETRY_SOON;
 	WRITE_ONCE(fbk_next_scan, jiffies + retry);

@@ -25,14 +25,16 @@
  * @sibling: entry in the parent's @children, or in the tree's roots
  * @birth: when the mm was created, in jiffies
  * @nr_mm: address spaces using the record; 0 once the record is dead
- * @death: reaper epoch in which the record died (valid when @nr_mm is 0)
+ * @death: when the record died, the low 32 bits of jiffies (valid when
+ *         @nr_mm is 0; compared only with times near it)
  * @tasks: scan scratch: eligible live processes in the subtree
  * @young: scan scratch: those of them whose record is young
  * @mass: scan scratch: their weight in pages (see fbk_account()),
  *        saturating at U32_MAX
  * @doomed: the mark of the kill whose subtree holds the record (0: none);
  *          children inherit it
- * @flags: FBK_EXEC, and the scan's scratch flags (FBK_SCRATCH)
+ * @history: how the record began and ended: FBK_EXEC, FBK_EXITED
+ * @flags: the scan's scratch flags
  * @gens: scan scratch: young fork generations down to this record
  *
  * Records stay in the tree after their mm is gone, so that the family of a
@@ -51,17 +53,21 @@ struct fbk_node {
 	struct hlist_node sibling;
 	unsigned long birth;
 	unsigned int nr_mm;
-	unsigned int death;
+	u32 death;
 	unsigned int tasks;
 	unsigned int young;
 	u32 mass;
 	u8 doomed;
+	u8 history;
 	u8 flags;
 	u8 gens;
 };
 
-/* Set at birth: the record was made by exec, not by fork. */
-#define FBK_EXEC		0x80
+/* History: the record was made by exec, not by fork. */
+#define FBK_EXEC		0x01
+/* History: its last process ended by exit(), not killed by a signal. */
+#define FBK_EXITED		0x02
+
 /* Scan scratch: an own process must never be killed (init, OOM_SCORE_ADJ_MIN). */
 #define FBK_PROTECTED		0x01
 /* Scan scratch: a child's subtree holds a young live process. */
@@ -76,32 +82,37 @@ struct fbk_node {
 #define FBK_KILLED		0x20
 /* Choice: an old record that forked a young one. */
 #define FBK_OLD_BREEDER		0x40
-#define FBK_SCRATCH		0x7f
 
 /**
  * struct fbk_tree - a history forest
  * @roots: records without a parent
  * @nr_records: records in the forest
- * @epoch: reaper epoch, advanced by every reaper run
  */
 struct fbk_tree {
 	struct hlist_head roots;
 	unsigned long nr_records;
-	unsigned int epoch;
 };
 
 /* Tree maintenance: forkbomb_tree.c. The caller serializes writers. */
 void fbk_tree_init(struct fbk_tree *tree);
 void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
 	      struct fbk_node *parent, unsigned long birth);
-void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node);
-unsigned long fbk_prune(struct fbk_tree *tree, unsigned int cutoff,
+void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node,
+		  unsigned long now, bool exited);
+unsigned long fbk_prune(struct fbk_tree *tree, unsigned long cutoff,
 			bool reroot, struct hlist_head *freed);
 unsigned long fbk_detach_all(struct fbk_tree *tree, struct hlist_head *freed);
 
 static inline bool fbk_dead(const struct fbk_node *node)
 {
 	return !node->nr_mm;
+}
+
+/* Did a dead record die before @time (jiffies, near its death)? */
+static inline bool fbk_died_before(const struct fbk_node *node,
+				   unsigned long time)
+{
+	return (s32)((u32)time - node->death) > 0;
 }
 
 /* Lockless walks: safe against concurrent fbk_link(), not against removal. */
@@ -169,17 +180,24 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
  *           by processes
  * @now: the current time, in jiffies
  * @young_since: records born at or after this time are young
+ * @exhausted_at: when the resource ran out (now for an OOM, the first of
+ *                the failed forks otherwise): a young record that ended by
+ *                exit() before it is a finished job
  * @min_descendants: fewest young live processes a bomb has
  * @max_mass: OOM: weight of the heaviest single process in scope
- * @total_tasks: FORK_FAIL: eligible processes in scope
+ * @total_tasks: eligible processes in scope
+ * @total_mass: FORK_FAIL: their weight (their threads, each of which took a
+ *              pid and counted against the limit)
  */
 struct fbk_policy {
 	enum fbk_trigger trigger;
 	unsigned long now;
 	unsigned long young_since;
+	unsigned long exhausted_at;
 	unsigned int min_descendants;
 	unsigned long max_mass;
 	unsigned long total_tasks;
+	unsigned long total_mass;
 };
 
 static inline bool fbk_young(const struct fbk_node *node,
@@ -219,7 +237,8 @@ enum fbk_shape {
  * @live_records: those of them still in use
  * @branching: records whose young live processes sit below two or more of
  *             their children
- * @dead_leaves: young records that died without a child
+ * @dead_leaves: young records that ended by exit() without a child before
+ *               the resource ran out: finished jobs
  * @depth: most branching records on one path from the top down
  * @generations: most young fork generations on one path from the top down
  * @children: spawner: its young children (records)
@@ -266,6 +285,7 @@ void fbk_undoom(const struct fbk_choice *choice);
  * The kernel glue (forkbomb.c and the files after it), not used by the
  * pure logic above.
  */
+struct cgroup;
 struct mem_cgroup;
 struct mm_struct;
 struct mutex;
@@ -311,6 +331,8 @@ int fbk_parse_uint(const char *buf, unsigned int min, unsigned int max,
  * @totalpages: OOM: the memory of the scope, to scale oom_score_adj by
  * @by_uid: fork failed on RLIMIT_NPROC: only processes of @uid count and die
  * @uid: see @by_uid
+ * @pids_cgroup: fork failed on this cgroup's pids.max: only processes in
+ *               its subtree count and die
  * @exhausted_at: fork failed: since when forks keep failing, in jiffies; a
  *                bomb stuck at its limit stops being born then, so records
  *                are young when born within FBK_YOUNG_JIFFIES before it
@@ -324,6 +346,7 @@ struct fbk_scope {
 	unsigned long totalpages;
 	bool by_uid;
 	kuid_t uid;
+	struct cgroup *pids_cgroup;
 	unsigned long exhausted_at;
 	bool confirm_spawner;
 };

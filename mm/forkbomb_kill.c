@@ -110,6 +110,11 @@ static bool fbk_in_scope(struct task_struct *p, const struct fbk_scope *scope)
 		return fbk_in_memcg(p, scope->memcg);
 	if (scope->by_uid)
 		return uid_eq(task_uid(p), scope->uid);
+#ifdef CONFIG_CGROUP_PIDS
+	if (scope->pids_cgroup)
+		return cgroup_is_descendant(task_cgroup(p, pids_cgrp_id),
+					    scope->pids_cgroup);
+#endif
 	return true;
 }
 
@@ -159,17 +164,19 @@ static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
 }
 
 /*
- * The weight of a process, as the OOM killer's oom_badness() counts it but
- * with each page counted once (fbk_mm_own_pages()).
+ * The weight of a process: for an OOM, as the OOM killer's oom_badness()
+ * counts it but with each page counted once (fbk_mm_own_pages()); when
+ * fork failed, its threads.
  */
 static unsigned long fbk_task_weight(struct task_struct *p, struct mm_struct *mm,
 				     const struct fbk_scope *scope)
 {
-	long points = fbk_mm_own_pages(mm);
+	long points;
 
-	if (scope->oom)
-		points += (long)p->signal->oom_score_adj *
-			  (long)(scope->totalpages / 1000);
+	if (!scope->oom)
+		return get_nr_threads(p);
+	points = fbk_mm_own_pages(mm) +
+		 (long)p->signal->oom_score_adj * (long)(scope->totalpages / 1000);
 	return points > 0 ? points : 1;
 }
 
@@ -209,6 +216,7 @@ static bool fbk_scan_tasks(const struct fbk_scope *scope,
 
 		if (class == FBK_COUNT) {
 			policy->total_tasks++;
+			policy->total_mass += weight;
 			policy->max_mass = max(policy->max_mass, weight);
 		}
 		if (!node)
@@ -299,22 +307,43 @@ static const char *fbk_trigger_name(const struct fbk_scope *scope)
 	return scope->memcg ? "memcg_oom" : "oom";
 }
 
+/* What ran out, for the report: "out of memory", "fork failed on ..." */
+static void fbk_describe_scope(const struct fbk_scope *scope, char *buf,
+			       size_t size)
+{
+	size_t __maybe_unused len;
+
+	if (scope->oom) {
+		strscpy(buf, scope->memcg ? "memory cgroup out of memory" :
+			"out of memory", size);
+		return;
+	}
+	if (scope->by_uid) {
+		strscpy(buf, "fork failed on RLIMIT_NPROC", size);
+		return;
+	}
+	strscpy(buf, scope->pids_cgroup ? "fork failed on pids.max of " :
+		"fork failed", size);
+#ifdef CONFIG_CGROUP_PIDS
+	len = strlen(buf);
+	if (scope->pids_cgroup)
+		cgroup_path(scope->pids_cgroup, buf + len, size - len);
+#endif
+}
+
 static void fbk_report(const struct fbk_scope *scope,
 		       const struct fbk_report *report,
 		       const struct fbk_choice *choice)
 {
-	static const char * const why[] = {
-		[0] = "fork failed",
-		[1] = "out of memory",
-		[2] = "memory cgroup out of memory",
-	};
 	unsigned long kb = report->pages << (PAGE_SHIFT - 10);
 	const char *shape = fbk_shape_name(choice->shape);
 	const struct fbk_profile *prof = &choice->profile;
+	char why[96];
 
+	fbk_describe_scope(scope, why, sizeof(why));
 	pr_err("forkbomb: %s: killed fork bomb (%s): top pid %d (%s), uid %u, %u tasks killed, %lu kB of their own memory\n",
-	       why[scope->oom + !!scope->memcg], shape, report->pid,
-	       report->comm, report->uid, report->tasks, kb);
+	       why, shape, report->pid, report->comm, report->uid,
+	       report->tasks, kb);
 	if (report->spared_pid)
 		pr_info("forkbomb: its parent pid %d (%s) was not part of it and lives\n",
 			report->spared_pid, report->spared_comm);
@@ -347,8 +376,8 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 	policy->trigger = scope->oom ? FBK_TRIGGER_OOM : FBK_TRIGGER_FORK_FAIL;
 	policy->min_descendants = READ_ONCE(fbk_min_descendants);
 	policy->now = jiffies;
-	policy->young_since = (scope->oom ? policy->now : scope->exhausted_at) -
-			      FBK_YOUNG_JIFFIES;
+	policy->exhausted_at = scope->oom ? policy->now : scope->exhausted_at;
+	policy->young_since = policy->exhausted_at - FBK_YOUNG_JIFFIES;
 
 	fbk_scan_reset(&fbk_tree);
 	if (!fbk_scan_tasks(scope, policy))

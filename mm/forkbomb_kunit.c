@@ -34,7 +34,7 @@ static struct fbk_node *add_node(struct kunit *test, struct fbk_tree *tree,
 	struct fbk_node *node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, node);
-	node->flags = exec ? FBK_EXEC : 0;
+	node->history = exec ? FBK_EXEC : 0;
 	fbk_link(tree, node, parent, birth);
 	return node;
 }
@@ -98,7 +98,7 @@ static void forkbomb_tree_link_and_walk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_children(c), 0U);
 	KUNIT_EXPECT_EQ(test, a->nr_mm, 1U);
 	KUNIT_EXPECT_EQ(test, d->birth, SEC(4));
-	KUNIT_EXPECT_EQ(test, d->flags, FBK_EXEC);
+	KUNIT_EXPECT_EQ(test, d->history, FBK_EXEC);
 
 	/* Post-order visits children first and ends at the top. */
 	KUNIT_EXPECT_PTR_EQ(test, fbk_post_first(a), c);
@@ -128,12 +128,14 @@ static void forkbomb_tree_death_keeps_family(struct kunit *test)
 
 	/* Two address spaces share f1 (a folded child), then both go. */
 	f1->nr_mm++;
-	fbk_node_put(&tree, f1);
+	fbk_node_put(&tree, f1, SEC(11), false);
 	KUNIT_EXPECT_FALSE(test, fbk_dead(f1));
-	tree.epoch = 7;
-	fbk_node_put(&tree, f1);
+	fbk_node_put(&tree, f1, SEC(12), true);
 	KUNIT_EXPECT_TRUE(test, fbk_dead(f1));
-	KUNIT_EXPECT_EQ(test, f1->death, 7U);
+	KUNIT_EXPECT_EQ(test, f1->death, (u32)SEC(12));
+	KUNIT_EXPECT_EQ(test, f1->history, FBK_EXITED);
+	KUNIT_EXPECT_TRUE(test, fbk_died_before(f1, SEC(13)));
+	KUNIT_EXPECT_FALSE(test, fbk_died_before(f1, SEC(12)));
 
 	/* The dead parent keeps its live children in its subtree. */
 	fbk_scan_reset(&tree);
@@ -170,10 +172,11 @@ static void forkbomb_tree_aggregate_saturates(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, top->flags & FBK_PROTECTED);
 
 	/* A new scan starts from zero, and keeps how records were made. */
-	top->flags |= FBK_EXEC;
+	top->history |= FBK_EXEC;
 	fbk_scan_reset(&tree);
 	KUNIT_EXPECT_EQ(test, top->mass, 0U);
-	KUNIT_EXPECT_EQ(test, top->flags, FBK_EXEC);
+	KUNIT_EXPECT_EQ(test, top->flags, 0);
+	KUNIT_EXPECT_EQ(test, top->history, FBK_EXEC);
 }
 
 static void forkbomb_tree_prune_calm(struct kunit *test)
@@ -190,13 +193,13 @@ static void forkbomb_tree_prune_calm(struct kunit *test)
 	young_dead = add(test, &tree, init, SEC(4));
 	live = add(test, &tree, young_dead, SEC(5));
 
-	fbk_node_put(&tree, old_dead);		/* die in epoch 0 */
-	fbk_node_put(&tree, old_leaf);
-	tree.epoch = 1;				/* a reaper run */
-	fbk_node_put(&tree, young_dead);	/* die in epoch 1 */
+	fbk_node_put(&tree, old_dead, SEC(10), true);
+	fbk_node_put(&tree, old_leaf, SEC(10), false);
+	/* A reaper run at SEC(15), then: */
+	fbk_node_put(&tree, young_dead, SEC(20), true);
 
-	/* The reaper at epoch 1 forgets what died before it: epoch 0. */
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, tree.epoch, true, &freed), 2UL);
+	/* The reaper at SEC(30) forgets what died before its last run. */
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(15), true, &freed), 2UL);
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, old_dead));
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, old_leaf));
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 4UL);
@@ -209,9 +212,8 @@ static void forkbomb_tree_prune_calm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_children(init), 1U);
 
 	/* One more calm run forgets the rest of the dead. */
-	tree.epoch = 2;
 	INIT_HLIST_HEAD(&freed);
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, tree.epoch, true, &freed), 1UL);
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(30), true, &freed), 1UL);
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, young_dead));
 	KUNIT_EXPECT_TRUE(test, is_root(&tree, live));
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 3UL);
@@ -231,13 +233,12 @@ static void forkbomb_tree_prune_stress(struct kunit *test)
 	leaf1 = add(test, &tree, f2, SEC(1));
 	leaf2 = add(test, &tree, f1, SEC(1));
 	live = add(test, &tree, f2, SEC(1));
-	fbk_node_put(&tree, f1);
-	fbk_node_put(&tree, f2);
-	fbk_node_put(&tree, leaf1);
-	fbk_node_put(&tree, leaf2);
-	tree.epoch = 5;
+	fbk_node_put(&tree, f1, SEC(2), true);
+	fbk_node_put(&tree, f2, SEC(2), true);
+	fbk_node_put(&tree, leaf1, SEC(2), true);
+	fbk_node_put(&tree, leaf2, SEC(2), true);
 
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, tree.epoch, false, &freed), 2UL);
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(5), false, &freed), 2UL);
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, leaf1));
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, leaf2));
 	/* The dead ancestry of a live process is kept: it is the bomb's. */
@@ -247,10 +248,9 @@ static void forkbomb_tree_prune_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 4UL);
 
 	/* Once the live process is gone, the whole dead chain goes. */
-	fbk_node_put(&tree, live);
-	tree.epoch = 6;
+	fbk_node_put(&tree, live, SEC(5), true);
 	INIT_HLIST_HEAD(&freed);
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, tree.epoch, false, &freed), 3UL);
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(6), false, &freed), 3UL);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 1UL);
 	KUNIT_EXPECT_EQ(test, count_children(shell), 0U);
 }
@@ -364,9 +364,8 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nodes[0].doomed, 0);
 
 	for (i = 0; i < n; i++)
-		fbk_node_put(&tree, &nodes[i]);
-	tree.epoch++;
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, tree.epoch, true, &freed),
+		fbk_node_put(&tree, &nodes[i], NOW, true);
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, NOW + 1, true, &freed),
 			(unsigned long)n);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 0UL);
 	vfree(nodes);
@@ -433,9 +432,16 @@ static void sim_protected(struct sim *s, struct fbk_node *node)
 	node->gens |= SIM_PROTECTED;
 }
 
+/* The record's last process ended by exit(), soon after its birth. */
 static void sim_dead(struct sim *s, struct fbk_node *node)
 {
-	fbk_node_put(&s->tree, node);
+	fbk_node_put(&s->tree, node, node->birth + MS(10), true);
+}
+
+/* The record's last process was killed by a signal at @when. */
+static void sim_killed(struct sim *s, struct fbk_node *node, unsigned long when)
+{
+	fbk_node_put(&s->tree, node, when, false);
 }
 
 /* Report the live processes to a scan, then aggregate, as the kernel does. */
@@ -464,13 +470,18 @@ static void sim_scan(struct sim *s)
 			fbk_account(nodes[i], FBK_PROTECT, 0, false);
 		if (!(what[i] & SIM_LIVE))
 			continue;
+		/* When fork failed, a process weighs its threads: one here. */
+		if (s->policy.trigger == FBK_TRIGGER_FORK_FAIL)
+			mass[i] = 1;
 		fbk_account(nodes[i], FBK_COUNT, mass[i],
 			    fbk_young(nodes[i], &s->policy));
 		if (what[i] & SIM_OOM_GROUP)
 			fbk_account_oom_group(nodes[i]);
 		s->policy.max_mass = max(s->policy.max_mass, mass[i]);
-		if (!s->scoped || (nodes[i] != s->tester && nodes[i] != s->bystander))
+		if (!s->scoped || (nodes[i] != s->tester && nodes[i] != s->bystander)) {
 			s->policy.total_tasks++;
+			s->policy.total_mass += mass[i];
+		}
 	}
 	fbk_aggregate(&s->tree);
 }
@@ -508,6 +519,7 @@ static void sim_init(struct sim *s, struct kunit *test, enum fbk_trigger trigger
 	fbk_scan_reset(&s->tree);
 	s->policy.trigger = trigger;
 	s->policy.now = NOW;
+	s->policy.exhausted_at = NOW;
 	s->policy.young_since = NOW - FBK_YOUNG_JIFFIES;
 	s->policy.min_descendants = 10;
 	s->init = sim_add(s, NULL, SEC(0), true);
@@ -557,6 +569,42 @@ static void shape_c_bomb(struct sim *s)
 	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 1400, 16);
 	s->survivors[0] = s->tester;
 	s->survivors[1] = s->bystander;
+}
+
+/*
+ * The same bomb, a hundred of whose processes the OOM killer had killed
+ * one by one before the scan: killed, not finished, they are no jobs.
+ */
+static void shape_c_bomb_oom_victims(struct sim *s)
+{
+	struct fbk_node *bomb;
+	int i;
+
+	s->top = sim_start(s, NOW - MS(1500), &bomb);
+	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 1400, 16);
+	for (i = 0; i < 100; i++)
+		sim_killed(s, sim_add(s, bomb, NOW - MS(400) + i, false),
+			   NOW - MS(100));
+}
+
+/*
+ * Forks fail: a bomb whose processes exit once their fork failed (as a
+ * shell's subshell does): they ended after the limit was reached, and are
+ * no finished jobs either.
+ */
+static void shape_bomb_exits_on_failed_fork(struct sim *s)
+{
+	struct fbk_node *bomb, *leaf;
+	int i;
+
+	s->policy.exhausted_at = NOW - MS(500);
+	s->policy.young_since = s->policy.exhausted_at - FBK_YOUNG_JIFFIES;
+	s->top = sim_start(s, NOW - MS(1500), &bomb);
+	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 500, 16);
+	for (i = 0; i < 300; i++) {
+		leaf = sim_add(s, bomb, NOW - MS(600) + i, false);
+		fbk_node_put(&s->tree, leaf, NOW - MS(400), true);
+	}
 }
 
 /* Under a debug kernel: the same bomb, forking ten times slower. */
@@ -999,6 +1047,8 @@ struct shape_case {
 static const struct shape_case shape_cases[] = {
 	{ "c_bomb", shape_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "c_bomb_fork_fail", shape_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "c_bomb_oom_victims", shape_c_bomb_oom_victims, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "bomb_exits_on_failed_fork", shape_bomb_exits_on_failed_fork, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
@@ -1103,7 +1153,7 @@ static void forkbomb_score_threshold(struct kunit *test)
 	}
 }
 
-/* When fork failed, the bomb must hold at least half the processes in scope. */
+/* When fork failed, the bomb must hold at least half the threads in scope. */
 static void forkbomb_score_fork_fail_share(struct kunit *test)
 {
 	struct fbk_node *bomb;
@@ -1115,9 +1165,9 @@ static void forkbomb_score_fork_fail_share(struct kunit *test)
 	sim_start(s, NOW - SECS(1), &bomb);
 	sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), 200, 16);
 	sim_scan(s);
-	s->policy.total_tasks = 400;
+	s->policy.total_mass = 400;
 	KUNIT_EXPECT_TRUE(test, fbk_choose(&s->tree, &s->policy, &s->choice));
-	s->policy.total_tasks = 401;
+	s->policy.total_mass = 401;
 	KUNIT_EXPECT_FALSE(test, fbk_choose(&s->tree, &s->policy, &s->choice));
 }
 

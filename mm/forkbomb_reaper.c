@@ -38,6 +38,7 @@ struct fbk_stress {
 
 static struct fbk_stress fbk_last;	/* fbk_mutex */
 static unsigned int fbk_quiet_runs;	/* fbk_mutex */
+static unsigned long fbk_last_run_at;	/* fbk_mutex; jiffies */
 
 static void fbk_reaper_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(fbk_reaper_work, fbk_reaper_fn);
@@ -95,15 +96,16 @@ static void fbk_reaper_fn(struct work_struct *work)
 	fbk_quiet_runs = fbk_stressed() ? 0 : fbk_quiet_runs + 1;
 	calm = fbk_quiet_runs >= 2;
 
+	/* What died before the previous run is old. */
 	spin_lock(&fbk_scan_lock);
 	spin_lock(&fbk_lock);
 	if (calm)
-		fbk_prune(&fbk_tree, fbk_tree.epoch, true, &freed);
+		fbk_prune(&fbk_tree, fbk_last_run_at, true, &freed);
 	else if (fbk_tree.nr_records >= READ_ONCE(fbk_max_records) / 4 * 3)
-		dropped = fbk_prune(&fbk_tree, fbk_tree.epoch, false, &freed);
-	fbk_tree.epoch++;
+		dropped = fbk_prune(&fbk_tree, fbk_last_run_at, false, &freed);
 	spin_unlock(&fbk_lock);
 	spin_unlock(&fbk_scan_lock);
+	fbk_last_run_at = jiffies;
 
 	if (calm)
 		WRITE_ONCE(fbk_calm, jiffies);
@@ -129,6 +131,7 @@ void fbk_reaper_sync(void)
 	if (fbk_tracking()) {
 		fbk_sample(&fbk_last);
 		fbk_quiet_runs = 0;
+		fbk_last_run_at = jiffies;
 		mod_delayed_work(system_unbound_wq, &fbk_reaper_work,
 				 msecs_to_jiffies(READ_ONCE(fbk_interval_ms)));
 	} else {

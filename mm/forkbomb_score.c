@@ -41,8 +41,10 @@
  *    FBK_SHAPE_TREE needs min_descendants young live processes, at least
  *    FBK_TREE_DEPTH generations of records that each put young processes
  *    under two or more children, one such record per FBK_TREE_SHARE young
- *    live records, and few young records that died childless (a build
- *    leaves finished jobs behind, a bomb does not). FBK_SHAPE_CHAIN needs
+ *    live records, and few young records that ended by exit() without a
+ *    child before the resource ran out (a build leaves finished jobs
+ *    behind, a bomb does not; a bomb's processes killed by a signal, or
+ *    exiting once their forks fail, do not count). FBK_SHAPE_CHAIN needs
  *    FBK_CHAIN_GENERATIONS (or min_descendants) young fork generations in
  *    a row. Otherwise, FBK_SHAPE_SPAWNER is a record whose own young
  *    children are many (FBK_SPAWNER_MIN for an OOM; min_descendants when
@@ -53,7 +55,8 @@
  *    twice the heaviest single process in scope (else the ordinary OOM
  *    killer's victim frees as much), and must not hold a process whose
  *    memory.oom.group asks for the whole cgroup or nothing. When fork
- *    failed, it must hold at least half the processes in scope.
+ *    failed, it must hold at least half the threads in scope (each took a
+ *    pid, and counts against every limit a fork can fail on).
  *
  * Whatever does not pass is left to the ordinary OOM killer.
  */
@@ -186,7 +189,7 @@ void fbk_scan_reset(struct fbk_tree *tree)
 		node->young = 0;
 		node->mass = 0;
 		node->gens = 0;
-		node->flags &= ~FBK_SCRATCH;
+		node->flags = 0;
 	}
 }
 
@@ -200,7 +203,7 @@ static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
  * @node: the record of its address space
  * @class: what fbk_classify() said about it
  * @mass: its weight: for an OOM, the pages only it holds, adjusted by its
- *        oom_score_adj as the OOM killer does
+ *        oom_score_adj as the OOM killer does; when fork failed, its threads
  * @young: its record is young (fbk_young())
  */
 void fbk_account(struct fbk_node *node, enum fbk_class class,
@@ -347,7 +350,7 @@ static void fbk_measure_origin(struct fbk_node *top,
 			continue;
 		parent = node->parent;
 		/* A generation is a fork; an exec only renews the mm. */
-		if (!(node->flags & FBK_EXEC)) {
+		if (!(node->history & FBK_EXEC)) {
 			gap = fbk_gap(parent, node);
 			buckets[min_t(unsigned int, fls_long(gap),
 				      FBK_GAP_BUCKETS - 1)]++;
@@ -434,10 +437,12 @@ static void fbk_profile_visit(struct fbk_node *node, const struct fbk_node *top,
 		profile->records++;
 		if (!fbk_dead(node))
 			profile->live_records++;
-		else if (!fbk_first_child(node))
+		else if (!fbk_first_child(node) &&
+			 (READ_ONCE(node->history) & FBK_EXITED) &&
+			 fbk_died_before(node, policy->exhausted_at))
 			profile->dead_leaves++;
 		gens = node == top ? 0 : node->parent->gens;
-		if (!(node->flags & FBK_EXEC))
+		if (!(node->history & FBK_EXEC))
 			gens = min(gens + 1, (unsigned int)U8_MAX);
 	}
 	node->gens = gens;
@@ -611,7 +616,7 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 	}
 
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
-		return 2 * (u64)choice->profile.tasks >= policy->total_tasks;
+		return 2 * (u64)choice->profile.mass >= policy->total_mass;
 	return !choice->profile.oom_group &&
 	       (u64)choice->profile.mass >= 2 * (u64)policy->max_mass;
 }

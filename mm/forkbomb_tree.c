@@ -28,7 +28,6 @@ void fbk_tree_init(struct fbk_tree *tree)
 {
 	INIT_HLIST_HEAD(&tree->roots);
 	tree->nr_records = 0;
-	tree->epoch = 0;
 }
 
 struct fbk_node *fbk_first_child(const struct fbk_node *node)
@@ -146,14 +145,20 @@ void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
  * fbk_node_put - an address space stops using a record
  * @tree: the forest
  * @node: the record
+ * @now: the time, in jiffies
+ * @exited: the process that let it go ended by exit(), not by a signal
  *
- * When the last one goes, the record dies in the current epoch; it stays
- * in the forest until the reaper finds it old.
+ * When the last one goes, the record dies; it stays in the forest until
+ * the reaper finds it old.
  */
-void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node)
+void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node,
+		  unsigned long now, bool exited)
 {
-	if (!WARN_ON_ONCE(!node->nr_mm) && !--node->nr_mm)
-		node->death = tree->epoch;
+	if (WARN_ON_ONCE(!node->nr_mm) || --node->nr_mm)
+		return;
+	node->death = (u32)now;
+	if (exited)
+		WRITE_ONCE(node->history, node->history | FBK_EXITED);
 }
 
 static void fbk_unlink(struct fbk_tree *tree, struct fbk_node *node,
@@ -165,9 +170,9 @@ static void fbk_unlink(struct fbk_tree *tree, struct fbk_node *node,
 }
 
 /**
- * fbk_prune - forget history older than an epoch
+ * fbk_prune - forget history older than a time
  * @tree: the forest
- * @cutoff: records that died in an epoch before @cutoff are old
+ * @cutoff: records that died before this time, in jiffies, are old
  * @reroot: also forget old records that still have children, making those
  *          children roots; otherwise only old leaves go (and parents that
  *          become old leaves on the way)
@@ -177,7 +182,7 @@ static void fbk_unlink(struct fbk_tree *tree, struct fbk_node *node,
  *
  * Return: the number of records removed.
  */
-unsigned long fbk_prune(struct fbk_tree *tree, unsigned int cutoff,
+unsigned long fbk_prune(struct fbk_tree *tree, unsigned long cutoff,
 			bool reroot, struct hlist_head *freed)
 {
 	struct fbk_node *node, *next, *child;
@@ -189,7 +194,7 @@ unsigned long fbk_prune(struct fbk_tree *tree, unsigned int cutoff,
 	while (node) {
 		/* Taken first: removal below does not touch what comes next. */
 		next = fbk_post_next(node, NULL);
-		if (fbk_dead(node) && (int)(cutoff - node->death) > 0 &&
+		if (fbk_dead(node) && fbk_died_before(node, cutoff) &&
 		    (reroot || hlist_empty(&node->children))) {
 			/* Children are already visited and stay: they become roots. */
 			while ((child = fbk_first_child(node))) {

@@ -6,10 +6,13 @@
 #     patched kernel with tracking off and on in interleaved rounds, the
 #     patched tree with CONFIG_FORKBOMB_KILLER=n, and the stock kernel.
 #  2. records and scan time after trees of 10,000 and 100,000 processes.
-#  3. recovery from a C bomb and a threads-max bomb, patched vs stock.
+#  3. precision, patched vs stock: every shape of fork bomb (time from
+#     the first exhaustion to recovered, processes left) and busy programs
+#     that are not bombs (fork bomb kills, which must be 0; the ordinary
+#     OOM killer's victims; whether the program's parent lives).
 #
 # Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
-# cover letter). BOOTS, ROUNDS, FORKS, EXECS and WINDOW tune it.
+# cover letter). BOOTS, ROUNDS, FORKS, EXECS, WINDOW and CASES tune it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -39,12 +42,25 @@ say "2/3 records and scan time after 10,000 and 100,000 processes"
 	-a "fbk.bench=records kunit.enable=0"
 grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
 
-say "3/3 recovery: patched vs stock (up to $window s each)"
-for s in c threads; do
+# Each case: its guest's memory, and the extra archive it needs.
+cases=${CASES:-"c shell exec setsid chain spawner burst typed threads-c threads-spawner
+	browser build workers prefork-hog stress-ng-fork nproc-job stress-ng-nproc"}
+say "3/3 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
+for c in $cases; do
+	mem=256M extra=
+	case $c in
+	threads-*) mem=2G ;;
+	stress-ng-*) mem=512M extra="-x stress" ;;
+	esac
 	for k in stock patched; do
 		image=$BUILD/bzImage
 		[ "$k" = stock ] && image=$BUILD/bzImage-stock
-		"$TOP/scripts/demo-boot.sh" "bench-$s-$k" "$s" "$image" "$window" "$out/recovery-$s-$k"
+		# shellcheck disable=SC2086
+		"$TOP/scripts/run-qemu.sh" "bench-precision-$c-$k" script:precision -k "$image" \
+			-m "$mem" -c 2 -t $((window + 240)) $extra \
+			-a "fbk.case=$c fbk.window=$window kunit.enable=0" || true
+		grep '^PRECISION' "$BUILD/logs/bench-precision-$c-$k.results" >> "$out/precision.txt" ||
+			echo "PRECISION case=$c kernel=$k failed=1" >> "$out/precision.txt"
 	done
 done
 
