@@ -9,24 +9,28 @@
  * Locking:
  *
  *  fbk_lock (spinlock) guards the structure of the forest, the records'
- *  @nr_mm, @death and @history, the mm->fbk_node links and fbk_active. Fork, exec
- *  and mm release take it for a handful of instructions. It is the only
- *  lock they take.
+ *  @nr_mm, @death and @history, the mm->fbk_node links and fbk_active.
+ *  Fork, exec and mm release take it for a handful of instructions, and
+ *  so does the reaper for each step of its prune (FBK_BATCH records). It
+ *  is the only lock fork, exec and exit take.
  *
- *  fbk_scan_lock (spinlock) guards record lifetime against scans: whoever
- *  frees records (the reaper, disabling) holds it and fbk_lock; a scan
- *  holds only fbk_scan_lock, so it never stops fork or exit while it walks
- *  the forest. Scans walk locklessly alongside fbk_link(), which only ever
- *  publishes initialized records at the head of a list.
+ *  fbk_history_rwsem guards the records' lifetime: scans hold it for
+ *  reading while they walk the forest, whoever frees records (the reaper,
+ *  disabling) holds it for writing. Scans walk locklessly alongside
+ *  fbk_link(), which only ever publishes initialized records at the head
+ *  of a list, so a scan never stops fork or exit. It is a sleeping lock:
+ *  scans and frees proceed in bounded steps with cond_resched() between
+ *  them, and the writer lets readers in between its steps.
  *
- *  Lock order: fbk_mutex -> fbk_scan_lock -> fbk_lock; a scan nests
- *  tasklist_lock and task_lock inside fbk_scan_lock. Records are
- *  allocated before any of these is taken, never under them.
+ *  Lock order: fbk_mutex -> fbk_history_rwsem -> fbk_lock; a scan takes
+ *  rcu_read_lock() and task_lock inside fbk_history_rwsem, for a bounded
+ *  number of processes at a time. Records are allocated before any of
+ *  these is taken, never under them.
  *
  *  mm->fbk_node is only valid while mm->fbk_gen equals fbk_gen: disabling
- *  tracking frees every record and advances fbk_gen (under both locks), so
- *  the mms that still point to a freed record are recognised without
- *  having to find them.
+ *  tracking frees every record and advances fbk_gen first (under both
+ *  locks), so the mms that still point to a freed record are recognised
+ *  without having to find them.
  */
 
 #include <linux/forkbomb.h>
@@ -34,6 +38,8 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include "forkbomb_internal.h"
@@ -41,13 +47,13 @@
 DEFINE_STATIC_KEY_FALSE(forkbomb_tracking_key);
 
 DEFINE_SPINLOCK(fbk_lock);
-DEFINE_SPINLOCK(fbk_scan_lock);
+DECLARE_RWSEM(fbk_history_rwsem);
 /* Serializes enabling, disabling and the reaper. */
 DEFINE_MUTEX(fbk_mutex);
 
 struct fbk_tree fbk_tree;
 static bool fbk_active;			/* fbk_lock */
-static unsigned int fbk_gen;		/* fbk_lock and fbk_scan_lock to write */
+static unsigned int fbk_gen;		/* fbk_lock and fbk_history_rwsem to write */
 static struct kmem_cache *fbk_cache;
 
 /* When the reaper last found the system calm, in jiffies. */
@@ -63,7 +69,7 @@ atomic_long_t fbk_fork_failures = ATOMIC_LONG_INIT(0);
  * fbk_mm_node - the record of an address space
  * @mm: the address space
  *
- * Context: fbk_lock or fbk_scan_lock held, @mm stable.
+ * Context: fbk_lock or fbk_history_rwsem held, @mm stable.
  * Return: the record, or NULL when @mm is not tracked.
  */
 struct fbk_node *fbk_mm_node(struct mm_struct *mm)
@@ -194,15 +200,22 @@ unsigned long fbk_mm_own_pages(struct mm_struct *mm)
 
 /**
  * fbk_free_list - free records removed from the forest
- * @freed: the list fbk_prune() or fbk_detach_all() filled
+ * @freed: the list fbk_prune() or fbk_detach() filled
+ *
+ * Context: process context; may sleep between batches of FBK_BATCH.
  */
 void fbk_free_list(struct hlist_head *freed)
 {
 	struct fbk_node *node;
 	struct hlist_node *tmp;
+	unsigned int n = 0;
 
-	hlist_for_each_entry_safe(node, tmp, freed, sibling)
+	hlist_for_each_entry_safe(node, tmp, freed, sibling) {
 		kmem_cache_free(fbk_cache, node);
+		if (!(++n % FBK_BATCH))
+			cond_resched();
+	}
+	INIT_HLIST_HEAD(freed);
 }
 
 /**
@@ -219,13 +232,15 @@ bool fbk_tracking(void)
  * fbk_set_tracking - enable or disable tracking
  * @enable: the new state
  *
- * Disabling forgets the whole history at once. Enabling starts a fresh
- * one, young until the reaper first finds the system calm.
+ * Disabling forgets the whole history: once no hook uses the forest any
+ * more, it is freed FBK_BATCH records at a time, scans shut out meanwhile.
+ * Enabling starts a fresh one.
  *
  * Context: process context, fbk_mutex held.
  */
 void fbk_set_tracking(bool enable)
 {
+	struct fbk_walk walk = {};
 	HLIST_HEAD(freed);
 
 	lockdep_assert_held(&fbk_mutex);
@@ -240,14 +255,17 @@ void fbk_set_tracking(bool enable)
 		return;
 	}
 	static_branch_disable(&forkbomb_tracking_key);
-	spin_lock(&fbk_scan_lock);
+	down_write(&fbk_history_rwsem);
 	spin_lock(&fbk_lock);
 	fbk_active = false;
 	fbk_gen++;
-	fbk_detach_all(&fbk_tree, &freed);
 	spin_unlock(&fbk_lock);
-	spin_unlock(&fbk_scan_lock);
-	fbk_free_list(&freed);
+	/* No hook links or puts a record from here on: the forest is ours. */
+	while (!fbk_walk_done(&walk)) {
+		fbk_detach(&fbk_tree, &walk, FBK_BATCH, &freed);
+		fbk_free_list(&freed);
+	}
+	up_write(&fbk_history_rwsem);
 }
 
 static int __init fbk_init(void)

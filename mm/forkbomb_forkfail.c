@@ -70,7 +70,7 @@ static struct {
  * confirmed when it still fails FBK_SPAWNER_CONFIRM later, without a
  * pause longer than FBK_SPAWNER_GAP in between.
  *
- * Context: oom_lock and fbk_scan_lock held, in the failing fork.
+ * Context: oom_lock and fbk_history_rwsem held, in the failing fork.
  * Return: true when the spawner may be killed.
  */
 bool fbk_spawner_confirmed(const struct fbk_node *top)

@@ -99,9 +99,27 @@ void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
 	      struct fbk_node *parent, unsigned long birth);
 void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node,
 		  unsigned long now, bool exited);
-unsigned long fbk_prune(struct fbk_tree *tree, unsigned long cutoff,
-			bool reroot, struct hlist_head *freed);
-unsigned long fbk_detach_all(struct fbk_tree *tree, struct hlist_head *freed);
+
+/**
+ * struct fbk_walk - a walk of the whole forest that goes on where it stopped
+ * @next: the record to visit next
+ * @started: the walk has begun (and is over when @next is NULL)
+ */
+struct fbk_walk {
+	struct fbk_node *next;
+	bool started;
+};
+
+static inline bool fbk_walk_done(const struct fbk_walk *walk)
+{
+	return walk->started && !walk->next;
+}
+
+unsigned long fbk_prune(struct fbk_tree *tree, struct fbk_walk *walk,
+			unsigned long cutoff, bool reroot, unsigned int budget,
+			struct hlist_head *freed);
+unsigned long fbk_detach(struct fbk_tree *tree, struct fbk_walk *walk,
+			 unsigned int budget, struct hlist_head *freed);
 
 static inline bool fbk_dead(const struct fbk_node *node)
 {
@@ -173,13 +191,15 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
  * which a fork bomb must be seen multiplying.
  */
 #define FBK_YOUNG_JIFFIES	(10 * HZ)
+/* The longest stall in reclaim before an OOM that fbk_young_since() allows for. */
+#define FBK_STALL_JIFFIES	(120 * HZ)
 
 /**
  * struct fbk_policy - the inputs of the scan besides the tree
  * @trigger: FBK_TRIGGER_OOM weighs subtrees by memory, FBK_TRIGGER_FORK_FAIL
  *           by processes
  * @now: the current time, in jiffies
- * @young_since: records born at or after this time are young
+ * @young_since: records born at or after this time are young (fbk_young_since())
  * @exhausted_at: when the resource ran out (now for an OOM, the first of
  *                the failed forks otherwise): a young record that ended by
  *                exit() before it is a finished job
@@ -206,7 +226,9 @@ static inline bool fbk_young(const struct fbk_node *node,
 	return !time_before(node->birth, policy->young_since);
 }
 
-void fbk_scan_reset(struct fbk_tree *tree);
+unsigned long fbk_scan_reset(struct fbk_tree *tree);
+unsigned long fbk_young_since(const struct fbk_policy *policy,
+			      unsigned long newest);
 void fbk_account(struct fbk_node *node, enum fbk_class class,
 		 unsigned long mass, bool young);
 void fbk_account_oom_group(struct fbk_node *node);
@@ -290,8 +312,17 @@ struct mem_cgroup;
 struct mm_struct;
 struct mutex;
 
+struct rw_semaphore;
+
+/*
+ * Work done in one go before a lock is dropped (or, for the reaper, the
+ * CPU offered): FBK_BATCH records, FBK_TASK_BATCH processes.
+ */
+#define FBK_BATCH		1024
+#define FBK_TASK_BATCH		256
+
 extern spinlock_t fbk_lock;
-extern spinlock_t fbk_scan_lock;
+extern struct rw_semaphore fbk_history_rwsem;
 extern struct mutex fbk_mutex;
 extern struct fbk_tree fbk_tree;
 extern unsigned long fbk_calm;

@@ -7,6 +7,7 @@
  *  forkbomb_score  the choice of the bomb: real bomb shapes, which must be
  *                  found, and busy programs, which must not (one case per
  *                  shape, parameterised)
+ *  forkbomb_scale  a scan at a million records (very slow: make bench)
  *  forkbomb_parse  the knobs' parsers and the classes of processes
  *
  * Run with: tools/testing/kunit/kunit.py run --kunitconfig=mm/forkbomb_kunit.kunitconfig
@@ -14,6 +15,8 @@
 
 #include <kunit/test.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "forkbomb_internal.h"
@@ -73,6 +76,18 @@ static bool in_list(struct hlist_head *list, const struct fbk_node *node)
 		if (pos == node)
 			return true;
 	return false;
+}
+
+/* A whole prune, two records at a time: steps resume where they stopped. */
+static unsigned long prune(struct fbk_tree *tree, unsigned long cutoff,
+			   bool reroot, struct hlist_head *freed)
+{
+	struct fbk_walk walk = {};
+	unsigned long removed = 0;
+
+	while (!fbk_walk_done(&walk))
+		removed += fbk_prune(tree, &walk, cutoff, reroot, 2, freed);
+	return removed;
 }
 
 /* ===================== forkbomb_tree ===================== */
@@ -199,7 +214,7 @@ static void forkbomb_tree_prune_calm(struct kunit *test)
 	fbk_node_put(&tree, young_dead, SEC(20), true);
 
 	/* The reaper at SEC(30) forgets what died before its last run. */
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(15), true, &freed), 2UL);
+	KUNIT_EXPECT_EQ(test, prune(&tree, SEC(15), true, &freed), 2UL);
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, old_dead));
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, old_leaf));
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 4UL);
@@ -213,7 +228,7 @@ static void forkbomb_tree_prune_calm(struct kunit *test)
 
 	/* One more calm run forgets the rest of the dead. */
 	INIT_HLIST_HEAD(&freed);
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(30), true, &freed), 1UL);
+	KUNIT_EXPECT_EQ(test, prune(&tree, SEC(30), true, &freed), 1UL);
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, young_dead));
 	KUNIT_EXPECT_TRUE(test, is_root(&tree, live));
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 3UL);
@@ -238,7 +253,7 @@ static void forkbomb_tree_prune_stress(struct kunit *test)
 	fbk_node_put(&tree, leaf1, SEC(2), true);
 	fbk_node_put(&tree, leaf2, SEC(2), true);
 
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(5), false, &freed), 2UL);
+	KUNIT_EXPECT_EQ(test, prune(&tree, SEC(5), false, &freed), 2UL);
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, leaf1));
 	KUNIT_EXPECT_TRUE(test, in_list(&freed, leaf2));
 	/* The dead ancestry of a live process is kept: it is the bomb's. */
@@ -250,13 +265,14 @@ static void forkbomb_tree_prune_stress(struct kunit *test)
 	/* Once the live process is gone, the whole dead chain goes. */
 	fbk_node_put(&tree, live, SEC(5), true);
 	INIT_HLIST_HEAD(&freed);
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, SEC(6), false, &freed), 3UL);
+	KUNIT_EXPECT_EQ(test, prune(&tree, SEC(6), false, &freed), 3UL);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 1UL);
 	KUNIT_EXPECT_EQ(test, count_children(shell), 0U);
 }
 
 static void forkbomb_tree_detach_all(struct kunit *test)
 {
+	struct fbk_walk walk = {};
 	struct fbk_tree tree;
 	struct fbk_node *a;
 	HLIST_HEAD(freed);
@@ -265,7 +281,8 @@ static void forkbomb_tree_detach_all(struct kunit *test)
 	a = add(test, &tree, NULL, SEC(0));
 	add(test, &tree, add(test, &tree, a, SEC(1)), SEC(2));
 	add(test, &tree, NULL, SEC(3));
-	KUNIT_EXPECT_EQ(test, fbk_detach_all(&tree, &freed), 4UL);
+	KUNIT_EXPECT_EQ(test, fbk_detach(&tree, &walk, UINT_MAX, &freed), 4UL);
+	KUNIT_EXPECT_TRUE(test, fbk_walk_done(&walk));
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 0UL);
 	KUNIT_EXPECT_NULL(test, fbk_first_root(&tree));
 }
@@ -365,7 +382,7 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 
 	for (i = 0; i < n; i++)
 		fbk_node_put(&tree, &nodes[i], NOW, true);
-	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, NOW + 1, true, &freed),
+	KUNIT_EXPECT_EQ(test, prune(&tree, NOW + 1, true, &freed),
 			(unsigned long)n);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 0UL);
 	vfree(nodes);
@@ -462,7 +479,8 @@ static void sim_scan(struct sim *s)
 		mass[i] = node->mass;
 		what[i++] = node->gens;
 	}
-	fbk_scan_reset(&s->tree);
+	s->policy.young_since = fbk_young_since(&s->policy,
+						fbk_scan_reset(&s->tree));
 	for (i = 0; i < n; i++) {
 		if (fbk_dead(nodes[i]))
 			continue;
@@ -520,7 +538,6 @@ static void sim_init(struct sim *s, struct kunit *test, enum fbk_trigger trigger
 	s->policy.trigger = trigger;
 	s->policy.now = NOW;
 	s->policy.exhausted_at = NOW;
-	s->policy.young_since = NOW - FBK_YOUNG_JIFFIES;
 	s->policy.min_descendants = 10;
 	s->init = sim_add(s, NULL, SEC(0), true);
 	sim_protected(s, s->init);
@@ -598,13 +615,45 @@ static void shape_bomb_exits_on_failed_fork(struct sim *s)
 	int i;
 
 	s->policy.exhausted_at = NOW - MS(500);
-	s->policy.young_since = s->policy.exhausted_at - FBK_YOUNG_JIFFIES;
 	s->top = sim_start(s, NOW - MS(1500), &bomb);
 	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 500, 16);
 	for (i = 0; i < 300; i++) {
 		leaf = sim_add(s, bomb, NOW - MS(600) + i, false);
 		fbk_node_put(&s->tree, leaf, NOW - MS(400), true);
 	}
+}
+
+/*
+ * A bomb whose first process's first child outgrew the rest by far (it
+ * had the head start): the first process and its later children are the
+ * bomb too, and die with it.
+ */
+static void shape_lopsided_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb, *child;
+	int i;
+
+	s->top = sim_start(s, NOW - MS(1500), &bomb);
+	child = sim_add(s, bomb, NOW - MS(1490), false);
+	sim_live(s, child, 16);
+	sim_c_bomb(s, child, NOW - MS(1490), MS(100), 1400, 16);
+	for (i = 0; i < 5; i++) {
+		child = sim_add(s, bomb, NOW - MS(900) + MS(100 * i), false);
+		sim_live(s, child, 16);
+		sim_c_bomb(s, child, NOW - MS(900) + MS(100 * i), MS(100), 8, 16);
+	}
+}
+
+/*
+ * The same bomb, whose last fork was a minute before the OOM: the machine
+ * stalled in reclaim meanwhile. Its youth counts back from that fork.
+ */
+static void shape_stalled_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	s->top = sim_start(s, NOW - SECS(61), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(61), MS(100), 1400, 16);
 }
 
 /* Under a debug kernel: the same bomb, forking ten times slower. */
@@ -1048,7 +1097,10 @@ static const struct shape_case shape_cases[] = {
 	{ "c_bomb", shape_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "c_bomb_fork_fail", shape_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "c_bomb_oom_victims", shape_c_bomb_oom_victims, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
-	{ "bomb_exits_on_failed_fork", shape_bomb_exits_on_failed_fork, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "bomb_exits_on_failed_fork", shape_bomb_exits_on_failed_fork,
+	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "lopsided_c_bomb", shape_lopsided_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "stalled_c_bomb", shape_stalled_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
@@ -1061,13 +1113,15 @@ static const struct shape_case shape_cases[] = {
 	{ "spawner_no_exec", shape_spawner_no_exec, FBK_TRIGGER_OOM, true, FBK_SHAPE_SPAWNER },
 	{ "spawner_fork_fail", shape_spawner, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_SPAWNER },
 	{ "two_bombs", shape_two_bombs, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
-	{ "bomb_lighter_than_hog", shape_bomb_lighter_than_hog, FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
+	{ "bomb_lighter_than_hog", shape_bomb_lighter_than_hog,
+	  FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
 	{ "bomb_in_oom_group", shape_bomb_in_oom_group, FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
 	{ "protected_bomb", shape_protected_bomb, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "make_flat", shape_make_flat, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "make_compiles", shape_make_compiles, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "recursive_make", shape_recursive_make, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
-	{ "recursive_make_fork_fail", shape_recursive_make, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
+	{ "recursive_make_fork_fail", shape_recursive_make,
+	  FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
 	{ "browser", shape_browser, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "worker_pool", shape_worker_pool, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "prefork_and_hog", shape_prefork_and_hog, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
@@ -1075,7 +1129,8 @@ static const struct shape_case shape_cases[] = {
 	{ "cgi_server", shape_cgi_server, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "make_j64", shape_make_j64, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "stress_ng_fork", shape_stress_ng_fork, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
-	{ "stress_ng_fork_fork_fail", shape_stress_ng_fork, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
+	{ "stress_ng_fork_fork_fail", shape_stress_ng_fork,
+	  FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
 	/* A spawner to the pure rule: the fork failure path waits for it to fail again. */
 	{ "bounded_job", shape_bounded_job, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_SPAWNER },
 	{ "bounded_job_oom", shape_bounded_job, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
@@ -1192,17 +1247,107 @@ static void forkbomb_score_spawner_stopped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->choice.shape, FBK_SHAPE_SPAWNER);
 }
 
+/*
+ * Youth counts back from the resource's exhaustion, or from the last birth
+ * when an OOM came after a stall, over FBK_STALL_JIFFIES at most.
+ */
+static void forkbomb_score_young_since(struct kunit *test)
+{
+	struct fbk_policy oom = { .trigger = FBK_TRIGGER_OOM, .exhausted_at = NOW };
+	struct fbk_policy fork_fail = {
+		.trigger = FBK_TRIGGER_FORK_FAIL, .exhausted_at = NOW,
+	};
+	const unsigned long window = NOW - FBK_YOUNG_JIFFIES;
+
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW), window);
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW + SECS(5)), window);
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW - SECS(3)), window);
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW - SECS(30)),
+			NOW - SECS(30) - FBK_YOUNG_JIFFIES);
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, 0),
+			NOW - FBK_STALL_JIFFIES - FBK_YOUNG_JIFFIES);
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&fork_fail, NOW - SECS(30)), window);
+}
+
 static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE_PARAM(forkbomb_score_shape, shape_gen_params),
 	KUNIT_CASE(forkbomb_score_threshold),
 	KUNIT_CASE(forkbomb_score_fork_fail_share),
 	KUNIT_CASE(forkbomb_score_spawner_stopped),
+	KUNIT_CASE(forkbomb_score_young_since),
 	{}
 };
 
 static struct kunit_suite forkbomb_score_suite = {
 	.name = "forkbomb_score",
 	.test_cases = forkbomb_score_cases,
+};
+
+/* ===================== forkbomb_scale ===================== */
+
+/*
+ * How long a scan takes at a million records: a bomb of a million
+ * processes, scored and chosen as the kernel does it. Very slow (seconds
+ * under emulation): make check leaves it out, make bench runs it.
+ */
+static void forkbomb_scale_million(struct kunit *test)
+{
+	const unsigned int n = 1000000;
+	struct fbk_node *nodes, **order;
+	unsigned int count = 1, have, i;
+	struct fbk_policy policy = {
+		.trigger = FBK_TRIGGER_OOM, .now = NOW, .exhausted_at = NOW,
+		.young_since = NOW - FBK_YOUNG_JIFFIES, .min_descendants = 10,
+	};
+	struct fbk_choice choice;
+	struct fbk_tree tree;
+	u64 t0, t1, t2, t3;
+	unsigned long t;
+	bool kill;
+
+	nodes = vcalloc(n, sizeof(*nodes));
+	order = vcalloc(n, sizeof(*order));
+	KUNIT_ASSERT_NOT_NULL(test, nodes);
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	fbk_tree_init(&tree);
+	fbk_link(&tree, &nodes[0], NULL, NOW - SECS(3));
+	order[0] = &nodes[0];
+	/* Every 100 ms each process forks one: 20 doublings. */
+	for (t = NOW - SECS(3) + MS(100); count < n; t += MS(100))
+		for (have = count, i = 0; i < have && count < n; i++, count++) {
+			fbk_link(&tree, &nodes[count], order[i], t);
+			order[count] = &nodes[count];
+		}
+
+	t0 = ktime_get_ns();
+	fbk_scan_reset(&tree);
+	for (i = 0; i < n; i++)
+		fbk_account(&nodes[i], FBK_COUNT, 16, true);
+	t1 = ktime_get_ns();
+	fbk_aggregate(&tree);
+	t2 = ktime_get_ns();
+	kill = fbk_choose(&tree, &policy, &choice);
+	t3 = ktime_get_ns();
+
+	KUNIT_EXPECT_TRUE(test, kill);
+	KUNIT_EXPECT_EQ(test, choice.shape, FBK_SHAPE_TREE);
+	kunit_info(test, "%u records of %zu bytes (%lu MiB): reset and account %llu ms, aggregate %llu ms, choose %llu ms, in all %llu ms\n",
+		   n, sizeof(*nodes), (unsigned long)(n * sizeof(*nodes)) >> 20,
+		   div_u64(t1 - t0, NSEC_PER_MSEC), div_u64(t2 - t1, NSEC_PER_MSEC),
+		   div_u64(t3 - t2, NSEC_PER_MSEC), div_u64(t3 - t0, NSEC_PER_MSEC));
+	vfree(order);
+	vfree(nodes);
+}
+
+static struct kunit_case forkbomb_scale_cases[] = {
+	KUNIT_CASE_ATTR(forkbomb_scale_million,
+			{ .speed = KUNIT_SPEED_VERY_SLOW }),
+	{}
+};
+
+static struct kunit_suite forkbomb_scale_suite = {
+	.name = "forkbomb_scale",
+	.test_cases = forkbomb_scale_cases,
 };
 
 /* ===================== forkbomb_parse ===================== */
@@ -1366,7 +1511,7 @@ static struct kunit_suite forkbomb_parse_suite = {
 };
 
 kunit_test_suites(&forkbomb_tree_suite, &forkbomb_score_suite,
-		  &forkbomb_parse_suite);
+		  &forkbomb_scale_suite, &forkbomb_parse_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the fork bomb killer");
 MODULE_LICENSE("GPL");

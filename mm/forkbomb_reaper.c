@@ -20,6 +20,8 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/sched.h>
 #include <linux/sched/stat.h>
 #include <linux/spinlock.h>
 #include <linux/vmstat.h>
@@ -84,10 +86,38 @@ static bool fbk_stressed(void)
 	return stressed;
 }
 
+/*
+ * Forget what died before @cutoff: FBK_BATCH records at a time under
+ * fbk_lock, so that fork and exit wait at most that long, and scans let in
+ * between the steps. A scan is never kept waiting: when one holds the
+ * history, the reaper gives up until its next run (a writer that waits
+ * for the rwsem would stop the next scan behind it, until the reaper's
+ * worker got a CPU back from the fork bomb: seconds). Returns the records
+ * forgotten.
+ */
+static unsigned long fbk_forget(unsigned long cutoff, bool reroot)
+{
+	struct fbk_walk walk = {};
+	unsigned long removed = 0;
+	HLIST_HEAD(freed);
+
+	while (!fbk_walk_done(&walk)) {
+		if (!down_write_trylock(&fbk_history_rwsem))
+			break;
+		spin_lock(&fbk_lock);
+		removed += fbk_prune(&fbk_tree, &walk, cutoff, reroot, FBK_BATCH,
+				     &freed);
+		spin_unlock(&fbk_lock);
+		up_write(&fbk_history_rwsem);
+		fbk_free_list(&freed);
+		cond_resched();
+	}
+	return removed;
+}
+
 static void fbk_reaper_fn(struct work_struct *work)
 {
 	unsigned long dropped = 0;
-	HLIST_HEAD(freed);
 	bool calm;
 
 	mutex_lock(&fbk_mutex);
@@ -97,20 +127,15 @@ static void fbk_reaper_fn(struct work_struct *work)
 	calm = fbk_quiet_runs >= 2;
 
 	/* What died before the previous run is old. */
-	spin_lock(&fbk_scan_lock);
-	spin_lock(&fbk_lock);
 	if (calm)
-		fbk_prune(&fbk_tree, fbk_last_run_at, true, &freed);
-	else if (fbk_tree.nr_records >= READ_ONCE(fbk_max_records) / 4 * 3)
-		dropped = fbk_prune(&fbk_tree, fbk_last_run_at, false, &freed);
-	spin_unlock(&fbk_lock);
-	spin_unlock(&fbk_scan_lock);
+		fbk_forget(fbk_last_run_at, true);
+	else if (READ_ONCE(fbk_tree.nr_records) >= READ_ONCE(fbk_max_records) / 4 * 3)
+		dropped = fbk_forget(fbk_last_run_at, false);
 	fbk_last_run_at = jiffies;
 
 	if (calm)
 		WRITE_ONCE(fbk_calm, jiffies);
 	atomic_long_add(dropped, &fbk_records_dropped);
-	fbk_free_list(&freed);
 	queue_delayed_work(system_unbound_wq, &fbk_reaper_work,
 			   msecs_to_jiffies(READ_ONCE(fbk_interval_ms)));
 out:

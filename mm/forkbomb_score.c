@@ -66,6 +66,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include "forkbomb_internal.h"
 
@@ -179,10 +180,14 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info)
 /**
  * fbk_scan_reset - clear the scratch fields of every record
  * @tree: the forest
+ *
+ * Return: the birth of the newest live record, in jiffies (0 when none).
  */
-void fbk_scan_reset(struct fbk_tree *tree)
+unsigned long fbk_scan_reset(struct fbk_tree *tree)
 {
+	unsigned long newest = 0;
 	struct fbk_node *node;
+	bool live = false;
 
 	for (node = fbk_first_root(tree); node; node = fbk_pre_next(node, NULL)) {
 		node->tasks = 0;
@@ -190,7 +195,38 @@ void fbk_scan_reset(struct fbk_tree *tree)
 		node->mass = 0;
 		node->gens = 0;
 		node->flags = 0;
+		if (!fbk_dead(node) && (!live || time_after(node->birth, newest))) {
+			newest = node->birth;
+			live = true;
+		}
 	}
+	return newest;
+}
+
+/**
+ * fbk_young_since - from when records count as young
+ * @policy: the trigger and when the resource ran out
+ * @newest: the birth of the newest live record (fbk_scan_reset())
+ *
+ * Records born within FBK_YOUNG_JIFFIES before the resource ran out are
+ * young. But a machine can stall in reclaim for long before an OOM, with
+ * nothing able to fork meanwhile: when nothing was born within that
+ * window, youth counts back from the last birth instead, up to
+ * FBK_STALL_JIFFIES back. A failed fork needs no such care: the
+ * resource ran out at a fork.
+ *
+ * Return: the time at and after which a record is young.
+ */
+unsigned long fbk_young_since(const struct fbk_policy *policy,
+			      unsigned long newest)
+{
+	unsigned long anchor = policy->exhausted_at;
+
+	if (policy->trigger == FBK_TRIGGER_OOM &&
+	    time_before(newest, anchor - FBK_YOUNG_JIFFIES))
+		anchor = time_after(newest, anchor - FBK_STALL_JIFFIES) ?
+			 newest : anchor - FBK_STALL_JIFFIES;
+	return anchor - FBK_YOUNG_JIFFIES;
 }
 
 static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
@@ -385,18 +421,24 @@ static bool fbk_other_live_child(const struct fbk_node *node,
 
 /*
  * Step 3: climb from @node through the parents that belong to the bomb:
- * unprotected, without another live child, and dead or quick to fork.
+ * unprotected, dead or quick to fork it, and either without another live
+ * child or young themselves (a bomb's first process, whose first child
+ * outgrew its later ones: those are the bomb too).
  */
-static struct fbk_node *fbk_climb(struct fbk_node *node, unsigned long generation)
+static struct fbk_node *fbk_climb(struct fbk_node *node,
+				  const struct fbk_policy *policy,
+				  unsigned long generation)
 {
 	struct fbk_node *parent;
 
 	while ((parent = node->parent)) {
-		if ((parent->flags & FBK_PROTECTED) ||
-		    fbk_other_live_child(parent, node))
+		if (parent->flags & FBK_PROTECTED)
 			break;
 		if (!fbk_dead(parent) &&
 		    fbk_gap(parent, node) > FBK_GAP_FACTOR * generation)
+			break;
+		if (fbk_other_live_child(parent, node) &&
+		    (fbk_dead(parent) || !fbk_young(parent, policy)))
 			break;
 		node = parent;
 	}
@@ -594,7 +636,7 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		choice->spared = true;
 		fbk_flag_bomb_children(young_top, heavy, origin.generation);
 	} else {
-		choice->top = fbk_climb(young_top, origin.generation);
+		choice->top = fbk_climb(young_top, policy, origin.generation);
 	}
 	fbk_profile(choice, policy, &choice->profile);
 
@@ -678,9 +720,10 @@ static void fbk_undoom_subtree(struct fbk_node *top)
 {
 	struct fbk_node *node;
 
-	for (node = top; node; node = fbk_pre_next(node, top))
+	for (node = top; node; node = fbk_pre_next(node, top)) {
 		if (!(node->flags & FBK_KILLED))
 			WRITE_ONCE(node->doomed, 0);
+	}
 }
 
 /**

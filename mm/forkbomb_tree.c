@@ -169,29 +169,44 @@ static void fbk_unlink(struct fbk_tree *tree, struct fbk_node *node,
 	hlist_add_head(&node->sibling, freed);
 }
 
+/* Where a walk of the whole forest goes on, or the first record of it. */
+static struct fbk_node *fbk_walk_next(struct fbk_tree *tree,
+				      struct fbk_walk *walk)
+{
+	struct fbk_node *node;
+
+	if (walk->started)
+		return walk->next;
+	walk->started = true;
+	node = fbk_first_root(tree);
+	return node ? fbk_post_first(node) : NULL;
+}
+
 /**
- * fbk_prune - forget history older than a time
+ * fbk_prune - forget history older than a time, a few records at a time
  * @tree: the forest
+ * @walk: where to go on; zeroed to begin, done when fbk_walk_done()
  * @cutoff: records that died before this time, in jiffies, are old
  * @reroot: also forget old records that still have children, making those
  *          children roots; otherwise only old leaves go (and parents that
  *          become old leaves on the way)
+ * @budget: how many records to visit before returning
  * @freed: the removed records are added here, for the caller to free
  *
- * Live records and records that died recently always stay.
+ * Live records and records that died recently always stay. Between two
+ * calls, records may be linked (they are not visited) but none removed
+ * but by this walk.
  *
  * Return: the number of records removed.
  */
-unsigned long fbk_prune(struct fbk_tree *tree, unsigned long cutoff,
-			bool reroot, struct hlist_head *freed)
+unsigned long fbk_prune(struct fbk_tree *tree, struct fbk_walk *walk,
+			unsigned long cutoff, bool reroot, unsigned int budget,
+			struct hlist_head *freed)
 {
 	struct fbk_node *node, *next, *child;
 	unsigned long removed = 0;
 
-	node = fbk_first_root(tree);
-	if (node)
-		node = fbk_post_first(node);
-	while (node) {
+	for (node = fbk_walk_next(tree, walk); node && budget; budget--) {
 		/* Taken first: removal below does not touch what comes next. */
 		next = fbk_post_next(node, NULL);
 		if (fbk_dead(node) && fbk_died_before(node, cutoff) &&
@@ -207,29 +222,31 @@ unsigned long fbk_prune(struct fbk_tree *tree, unsigned long cutoff,
 		}
 		node = next;
 	}
+	walk->next = node;
 	return removed;
 }
 
 /**
- * fbk_detach_all - empty the forest
- * @tree: the forest
- * @freed: every record is added here, for the caller to free
+ * fbk_detach - empty the forest, a few records at a time
+ * @tree: the forest, which nobody else changes meanwhile
+ * @walk: where to go on; zeroed to begin, done when fbk_walk_done()
+ * @budget: how many records to take before returning
+ * @freed: the records taken are added here, for the caller to free
  *
  * Return: the number of records removed.
  */
-unsigned long fbk_detach_all(struct fbk_tree *tree, struct hlist_head *freed)
+unsigned long fbk_detach(struct fbk_tree *tree, struct fbk_walk *walk,
+			 unsigned int budget, struct hlist_head *freed)
 {
 	struct fbk_node *node, *next;
 	unsigned long removed = 0;
 
-	node = fbk_first_root(tree);
-	if (node)
-		node = fbk_post_first(node);
-	while (node) {
+	for (node = fbk_walk_next(tree, walk); node && budget; budget--) {
 		next = fbk_post_next(node, NULL);
 		fbk_unlink(tree, node, freed);
 		removed++;
 		node = next;
 	}
+	walk->next = node;
 	return removed;
 }
