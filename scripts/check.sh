@@ -3,8 +3,13 @@
 # the debug kernel (scripts/check-debug.sh), and one summary line for both:
 # "N passed, N failed, N skipped". Both halves always run; the exit status
 # is non-zero when either failed. CHECK_DEBUG=0 skips the debug half.
+# CHECK_MINUTES (default 70) bounds both halves together, builds included:
+# a boot that would run past it fails as "not run" (CI stops at 90).
 set -eu
 . "$(dirname "$0")/lib.sh"
+
+FBK_DEADLINE=$(( $(date +%s) + ${CHECK_MINUTES:-70} * 60 ))
+export FBK_DEADLINE
 
 rc=0
 say "test plan on the patched kernel"

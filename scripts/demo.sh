@@ -47,10 +47,16 @@ table=$out/table.txt
 			fi
 			rec=$(field "$r" recovered)
 			case $rec in
-			-*) rec="never (within $(field "$r" window) s)"
-			    [ "$(field "$r" stuck)" = 1 ] && rec="never (stuck at $(field "$r" window) s)" ;;
+			-*) rec="never (within $(field "$r" window) s)" ;;
 			*) rec="$rec s" ;;
 			esac
+			if [ "$(field "$r" stuck)" = 1 ]; then
+				# Its last sample: counters it could not report since.
+				printf '%-9s %-8s %-26s %11s %10s %9s  %s\n' "$s" "$k" \
+					"never (swamped at $(field "$r" window) s)" "$(field "$r" left)" \
+					unknown unknown "unknown (guest swamped)"
+				continue
+			fi
 			kills=$(field "$r" fbk_kills)
 			if [ "$kills" = -1 ]; then
 				kills=-

@@ -14,6 +14,9 @@
 #   -o  only the boots whose name matches
 #   -p  prefix for the log names (default: none)
 #   -P  the plan (default scripts/testplan)
+# FBK_DEADLINE (seconds since the epoch, optional): no boot runs past it;
+# boots that no longer fit fail as "not run", so that a hung guest cannot
+# make a whole run overrun its time.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -58,9 +61,20 @@ while read -r name mem cpus limit expect run tests args skips; do
 	done
 	case $run in none) ;; *) cmdline="$cmdline kunit.enable=0" ;; esac
 	status=0
-	# shellcheck disable=SC2086
-	"$TOP/scripts/run-qemu.sh" "$log" "$run" -k "$kernel" -m "$mem" -c "$cpus" \
-		-t $((limit * factor)) -a "$cmdline" $extra || status=$?
+	seconds=$((limit * factor))
+	if [ -n "${FBK_DEADLINE:-}" ]; then
+		left=$((FBK_DEADLINE - $(date +%s)))
+		[ "$left" -ge "$seconds" ] || seconds=$left
+	fi
+	: > "$BUILD/logs/$log.console"
+	: > "$BUILD/logs/$log.results"
+	if [ "$seconds" -lt 60 ]; then
+		status=125
+	else
+		# shellcheck disable=SC2086
+		"$TOP/scripts/run-qemu.sh" "$log" "$run" -k "$kernel" -m "$mem" \
+			-c "$cpus" -t "$seconds" -a "$cmdline" $extra || status=$?
+	fi
 
 	if [ "$run" = none ]; then
 		counts=$(python3 "$TOP/scripts/parse-results.py" kunit \
@@ -88,6 +102,7 @@ while read -r name mem cpus limit expect run tests args skips; do
 	case $status in
 	0) ;;
 	124) boot_failed="timed out" ;;
+	125) boot_failed="not run: the run's time (FBK_DEADLINE) is spent" ;;
 	2) [ "$f" != 0 ] || boot_failed="the test runner failed (see $log.results)" ;;
 	*) boot_failed="crashed or stopped early" ;;
 	esac

@@ -89,12 +89,15 @@ git update-ref refs/heads/forkbomb-series "$head"
 git config branch.forkbomb-series.description "$(cat "$tmp/cover")"
 git format-patch -q --cover-letter --cover-from-description=subject \
 	--subject-prefix="PATCH" -o "$out" pristine..forkbomb-series
-say "$(ls "$out" | wc -l) files in $out"
+# The cover letter apart, so that `git am .../series/*.patch` takes the
+# patches alone (git send-email takes cover/ and the patches).
+mkdir -p "$out/cover"
+mv "$out/0000-cover-letter.patch" "$out/cover/"
+say "$(ls "$out"/*.patch | wc -l) patches in $out, the cover letter in $out/cover/"
 
 say "checkpatch --strict"
 bad=0
 for p in "$out"/*.patch; do
-	case $p in */0000-cover-letter.patch) continue ;; esac
 	# Debian's python3 first: spdxcheck.py needs python3-ply and python3-git.
 	report=$(PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet --no-summary "$p" 2>&1 || true)
 	if [ -n "$report" ]; then
@@ -106,15 +109,19 @@ done
 [ "$bad" = 0 ] || die "checkpatch.pl --strict is not clean"
 echo "    no errors, no warnings, no checks"
 
-say "git am onto a fresh checkout of the pristine tree"
+# The README's own command, word for word but for its two placeholders.
+say "the README's git am command, onto a fresh checkout of the pristine tree"
 am=$BUILD/am-test
 git worktree remove --force "$am" 2>/dev/null || rm -rf "$am"
 git worktree prune
 git worktree add -q --detach "$am" pristine
-(
-	cd "$am"
-	git am -q $(ls "$out"/*.patch | grep -v 0000-cover-letter)
-) || die "git am failed (see $am)"
+cmd=$(grep -m 1 'cd /path/to/linux-6.12 && git am ' "$TOP/README" | sed 's/^ *//') ||
+	die "the README has no git am command"
+echo "    $cmd"
+cmd=$(echo "$cmd" | sed "s|/path/to/linux-6.12|$am|; s|/path/to/this|$TOP|")
+# The README's build/ is the default; a BUILD elsewhere holds the series.
+[ "$BUILD" = "$TOP/build" ] || cmd=$(echo "$cmd" | sed "s|$TOP/build/|$BUILD/|")
+sh -c "$cmd" > "$BUILD/am-test.log" 2>&1 || die "the README's git am failed (see $BUILD/am-test.log)"
 [ "$(git -C "$am" rev-parse HEAD^{tree})" = "$(git rev-parse "$head^{tree}")" ] ||
 	die "git am gave a different tree than the series"
 git worktree remove --force "$am"
