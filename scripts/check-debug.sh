@@ -6,14 +6,17 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# The boots that take every path of the feature's code at least once; the
-# other shapes of bombs and the busy programs take the same paths, and
-# the debug kernel runs about seven times slower than the test kernel.
-# Not the shell bomb typed at a prompt: on this kernel it grows so slowly
-# (about 480 processes in a minute, then stalled) that it has no young
-# population, and is left to the OOM killer, one of the limits that
-# Documentation/vm/forkbomb.rst states.
-DEBUG_BOOTS='^(kunit|knobs|bomb-c|bomb-spawner|bomb-chain|forkfail|memcg|stress|hardening)$'
+# The debug run is for memory, locking and RCU bugs (KASAN, lockdep,
+# kmemleak), not for the decision: the boots here take the scan, the
+# kill (OOM and memcg OOM), the reaper, the knobs and KUnit; not the
+# fork-failure path, which only forkfail takes here. Left out, because on this kernel, about ten times slower,
+# their bombs grow too slowly for the 10 s young window and the outcome
+# is the OOM killer's, not a bug report (measured 2026-12-05, see
+# Documentation/vm/forkbomb.rst, limits): bomb-c (passed once, once the
+# OOM killer took the bystander first), bomb-typed (~480 processes in a
+# minute; hit the guest's time limit), forkfail (threads_max_root took
+# 334 s), stress (twenty bombs: past its 11-minute limit).
+DEBUG_BOOTS='^(kunit|knobs|bomb-chain|bomb-spawner|memcg|hardening)$'
 
 [ -f "$BUILD/bzImage-debug" ] || "$TOP/scripts/build-kernel.sh" debug
 say "running the test plan on the debug kernel (slower: time limits x4)"
