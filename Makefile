@@ -8,8 +8,8 @@ export KERNEL_SRC
 S := scripts
 
 .PHONY: help deps source apply kernel stock-kernel nofbk-kernel debug-kernel \
-	initramfs check check-quick check-kunit check-debug check-configs series demo bench \
-	clean distclean
+	initramfs system-image check check-quick check-kunit check-debug check-configs \
+	check-system check-mutants series demo demo-system bench clean distclean
 
 help:
 	@echo 'Fork bomb killer for Linux 6.12 -- targets:'
@@ -23,12 +23,20 @@ help:
 	@echo '  make check-debug   the suite on a KASAN/lockdep/kmemleak kernel booted with'
 	@echo '                     panic_on_warn, failing on any report in the kernel log'
 	@echo '  make check-configs the feature builds warning-free at W=1 in odd configs'
+	@echo '  make check-mutants deliberate breakages of the series, each of which the'
+	@echo '                     suite must catch: a table of which tests caught them'
+	@echo '  make check-system  the patched kernel in a Debian 12 guest with systemd:'
+	@echo '                     bombs in a login session, as root, in a service, in a'
+	@echo '                     container; busy programs beside a memory hog'
+	@echo '  make demo-system   those bombs on the stock and the patched kernel, side by'
+	@echo '                     side, in the Debian guest ($$(BUILD)/demo-system/)'
 	@echo '  make series        the patch series with a cover letter in $$(BUILD)/series/,'
 	@echo '                     checkpatch --strict clean, git am tested on a fresh tree'
 	@echo '  make bench         fork overhead, recovery times, scorer cost ($$(BUILD)/bench/)'
 	@echo '  make kernel        the patched test kernel at $$(BUILD)/bzImage'
 	@echo '  make stock-kernel  the same config without the series at $$(BUILD)/bzImage-stock'
 	@echo '  make initramfs     the test guest userland at $$(BUILD)/initramfs.cpio.gz'
+	@echo '  make system-image  the Debian 12 guest image (mmdebstrap) at $$(BUILD)/system/'
 	@echo '  make apply         lay the series into the kernel tree $$(BUILD)/linux'
 	@echo '  make deps          install the Debian packages all of this needs'
 	@echo '  make clean         remove build products, keep the extracted kernel tree'
@@ -76,6 +84,18 @@ check-debug: debug-kernel initramfs
 check-configs: apply
 	$(S)/check-configs.sh
 
+system-image: deps
+	$(S)/system-image.sh
+
+check-system: kernel initramfs system-image
+	$(S)/check-system.sh
+
+demo-system: kernel stock-kernel initramfs system-image
+	$(S)/demo-system.sh
+
+check-mutants: deps
+	$(S)/check-mutants.sh
+
 series: apply
 	$(S)/deps.sh python3-ply python3-git
 	$(S)/series.sh
@@ -88,6 +108,7 @@ bench: kernel stock-kernel nofbk-kernel initramfs
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/series $(BUILD)/demo $(BUILD)/bench \
+		$(BUILD)/demo-system $(BUILD)/system/data* \
 		$(BUILD)/initramfs $(BUILD)/kselftest $(BUILD)/stage $(BUILD)/*.cpio.gz \
 		$(BUILD)/bzImage*
 

@@ -1,8 +1,12 @@
 #!/bin/sh
-# Boot a kernel in QEMU (TCG) with the test initramfs and run one thing.
+# Boot a kernel in QEMU (TCG) with the test initramfs, or the Debian image,
+# and run one thing.
 #
 # Usage: scripts/run-qemu.sh NAME RUN [options]
-#   RUN            what the guest's init runs (fbk.run=..., see scripts/guest/init)
+#   RUN            what the guest runs (fbk.run=...): for the initramfs see
+#                  scripts/guest/init; system:SCENARIO,... boots the Debian
+#                  image (scripts/system-image.sh) with systemd, which runs
+#                  them from the data disk (scripts/system/data/run.sh)
 #   -k IMAGE       kernel image (default $BUILD/bzImage)
 #   -m MEM         guest memory (default 256M)
 #   -c CPUS        vCPUs (default 2)
@@ -38,12 +42,25 @@ done
 [ -f "$kernel" ] || die "no kernel image $kernel"
 logs=$BUILD/logs
 mkdir -p "$logs"
-initrd=$BUILD/initramfs.cpio.gz
-[ -f "$initrd" ] || die "no initramfs; run scripts/build-initramfs.sh"
+case $run in
+system:*)
+	# The Debian image, never written (snapshot), and the data disk.
+	[ -f "$BUILD/system/debian.ext4" ] || die "no Debian image; run scripts/system-image.sh"
+	[ -f "$BUILD/system/data.ext4" ] || die "no data disk; run scripts/system-data.sh"
+	boot="-drive file=$BUILD/system/debian.ext4,format=raw,if=virtio,snapshot=on
+	      -drive file=$BUILD/system/data.ext4,format=raw,if=virtio,readonly=on"
+	append="root=/dev/vda rw $append"
+	;;
+*)
+	initrd=$BUILD/initramfs.cpio.gz
+	[ -f "$initrd" ] || die "no initramfs; run scripts/build-initramfs.sh"
+	boot="-initrd $initrd"
+	;;
+esac
 if [ -n "$extra" ]; then
 	[ -f "$BUILD/initramfs-$extra.cpio.gz" ] || die "no initramfs-$extra.cpio.gz"
 	cat "$initrd" "$BUILD/initramfs-$extra.cpio.gz" > "$BUILD/logs/$name.initrd"
-	initrd=$BUILD/logs/$name.initrd
+	boot="-initrd $BUILD/logs/$name.initrd"
 fi
 
 logs=$BUILD/logs
@@ -59,7 +76,7 @@ timeout -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg -m "$mem" -smp "$cpus" -nodefaults -no-reboot \
 	-display none -monitor none \
 	-serial "file:$console" -serial "file:$results" \
-	-kernel "$kernel" -initrd "$initrd" \
+	-kernel "$kernel" $boot \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
 	$qargs </dev/null || rc=$?
 took=$(( $(date +%s) - start ))
