@@ -698,6 +698,29 @@ static void sim_shell_bomb(struct sim *s, struct fbk_node *root,
 		sim_live(s, level[i], 40);
 }
 
+/*
+ * The same, growing slowly (on one CPU, or under a debug kernel): its two
+ * halves, forked by the shell's bash, are older than the window by now.
+ * The shell still lives.
+ */
+static void shape_slow_typed_shell_bomb(struct sim *s)
+{
+	struct fbk_node *shell = sim_add(s, s->tester, SEC(600), true);
+	struct fbk_node *half;
+	int i;
+
+	sim_live(s, shell, 300);
+	for (i = 0; i < 2; i++) {
+		half = sim_add(s, shell, NOW - SECS(28) + i, false);
+		sim_live(s, half, 16);
+		sim_c_bomb(s, half, NOW - SECS(28), SECS(3), 512, 16);
+	}
+	s->top = shell;
+	s->spared = true;
+	s->survivors[0] = shell;
+	s->survivors[1] = s->tester;
+}
+
 static void shape_shell_bomb(struct sim *s)
 {
 	struct fbk_node *fork = sim_add(s, s->tester, NOW - SECS(1), false);
@@ -1104,6 +1127,8 @@ static const struct shape_case shape_cases[] = {
 	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "slow_typed_shell_bomb", shape_slow_typed_shell_bomb, FBK_TRIGGER_FORK_FAIL,
+	  true, FBK_SHAPE_TREE },
 	{ "typed_shell_bomb", shape_typed_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "exec_bomb", shape_exec_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "setsid_bomb", shape_setsid_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },

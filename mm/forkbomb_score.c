@@ -335,14 +335,18 @@ static struct fbk_node *fbk_young_top(const struct fbk_tree *tree)
 	return node;
 }
 
-/* The earliest young child of @node that holds young processes. */
+/*
+ * The earliest child of @node that holds young processes; if @young, the
+ * earliest that is young itself too.
+ */
 static struct fbk_node *fbk_first_young_child(const struct fbk_node *node,
-					      const struct fbk_policy *policy)
+					      const struct fbk_policy *policy,
+					      bool young)
 {
 	struct fbk_node *child, *first = NULL;
 
 	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child))
-		if (child->young && fbk_young(child, policy) &&
+		if (child->young && (!young || fbk_young(child, policy)) &&
 		    (!first || time_before(child->birth, first->birth)))
 			first = child;
 	return first;
@@ -625,11 +629,18 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 
 	fbk_measure_origin(young_top, policy, &origin);
 	heavy = fbk_heaviest_child(young_top, &total);
-	first = fbk_first_young_child(young_top, policy);
+	/*
+	 * An outsider started the bomb late in its life: a login shell whose
+	 * bash forked the two halves of f(){ f|f & }; f, even when they are
+	 * older than the window now. A bomb that grows in bursts forked late
+	 * too, but it still forks (a young child of its own).
+	 */
+	first = fbk_first_young_child(young_top, policy, false);
 	outsider = first &&
 		   fbk_gap(young_top, first) > FBK_GAP_FACTOR * origin.generation;
 	if (outsider && heavy && !fbk_young(heavy, policy) &&
-	    origin.old_breeders >= policy->min_descendants)
+	    origin.old_breeders >= policy->min_descendants &&
+	    fbk_first_young_child(young_top, policy, true))
 		outsider = false;
 	choice->top = young_top;
 	if ((young_top->flags & FBK_PROTECTED) || outsider) {

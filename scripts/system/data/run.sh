@@ -83,7 +83,12 @@ start_session() {
 	exec 5>"$RUN/in"
 	session_shell=
 	for i in $(seq 50); do
-		session_shell=$(pgrep -n -u "$user" -x bash) && break
+		# The newest bash of the user in a login session: not this
+		# script's own bash, which is root's too.
+		session_shell=$(pgrep -n -u "$user" -x bash)
+		[ -n "$session_shell" ] && [ "$session_shell" != $$ ] &&
+			grep -q user.slice "/proc/$session_shell/cgroup" 2>/dev/null && break
+		session_shell=
 		nap 0.2
 	done
 	[ -n "$session_shell" ] || { fail "no login shell for $user"; return 1; }
