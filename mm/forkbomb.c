@@ -9,7 +9,7 @@
  * Locking:
  *
  *  fbk_lock (spinlock) guards the structure of the forest, the records'
- *  @nr_mm, @death and @history, the mm->fbk_node links and fbk_active.
+ *  @nr_mm, @died_at and @history, the mm->fbk_node links and fbk_active.
  *  Fork, exec and mm release take it for a handful of instructions, and
  *  so does the reaper for each step of its prune (FBK_BATCH records). It
  *  is the only lock fork, exec and exit take.
@@ -57,7 +57,7 @@ static unsigned int fbk_gen;		/* fbk_lock and fbk_history_rwsem to write */
 static struct kmem_cache *fbk_cache;
 
 /* When the reaper last found the system calm, in jiffies. */
-unsigned long fbk_calm;
+unsigned long fbk_calm_at;
 /* Cap on the records of the forest; see fbk_attach(). */
 unsigned long fbk_max_records;
 /* Records not kept: allocation failed, over the cap, or trimmed by the cap. */
@@ -247,7 +247,7 @@ void fbk_set_tracking(bool enable)
 	if (enable == fbk_tracking())
 		return;
 	if (enable) {
-		WRITE_ONCE(fbk_calm, jiffies);
+		WRITE_ONCE(fbk_calm_at, jiffies);
 		spin_lock(&fbk_lock);
 		fbk_active = true;
 		spin_unlock(&fbk_lock);

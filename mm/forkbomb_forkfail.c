@@ -34,21 +34,20 @@
 #include <linux/oom.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/sysfs.h>
 #include <linux/user_namespace.h>
 #include "forkbomb_internal.h"
 
 /* Scans after a kill or an undecided one come soon, after none less so. */
-#define FBK_RETRY_SOON		(HZ / 20)
-#define FBK_RETRY_AFTER_NONE	HZ
+#define FBK_RETRY_SOON_JIFFIES		(HZ / 20)
+#define FBK_RETRY_IDLE_JIFFIES		HZ
 /*
  * A spawner must still be failing this long after it was first seen, and
  * must not have paused for longer than the gap meanwhile.
  */
-#define FBK_SPAWNER_CONFIRM	(HZ / 4)
-#define FBK_SPAWNER_GAP		(HZ / 2)
+#define FBK_SPAWNER_CONFIRM_JIFFIES	(HZ / 4)
+#define FBK_SPAWNER_GAP_JIFFIES		(HZ / 2)
 
-static unsigned long fbk_next_scan = INITIAL_JIFFIES;
+static unsigned long fbk_next_scan_at = INITIAL_JIFFIES;
 /* Forks have kept failing since @fbk_exhausted_at, last at @fbk_failed_at. */
 static unsigned long fbk_exhausted_at = INITIAL_JIFFIES;
 static unsigned long fbk_failed_at = INITIAL_JIFFIES;
@@ -67,8 +66,8 @@ static struct {
  * @top: the spawner's record, as the scan found it
  *
  * The first time the failing task is the spawner, it is noted; it is
- * confirmed when it still fails FBK_SPAWNER_CONFIRM later, without a
- * pause longer than FBK_SPAWNER_GAP in between.
+ * confirmed when it still fails FBK_SPAWNER_CONFIRM_JIFFIES later, without a
+ * pause longer than FBK_SPAWNER_GAP_JIFFIES in between.
  *
  * Context: oom_lock and fbk_history_rwsem held, in the failing fork.
  * Return: true when the spawner may be killed.
@@ -82,14 +81,14 @@ bool fbk_spawner_confirmed(const struct fbk_node *top)
 		return false;
 	if (fbk_suspect.tgid != current->tgid ||
 	    fbk_suspect.start_time != leader->start_time ||
-	    time_after(now, fbk_suspect.last_seen + FBK_SPAWNER_GAP)) {
+	    time_after(now, fbk_suspect.last_seen + FBK_SPAWNER_GAP_JIFFIES)) {
 		fbk_suspect.tgid = current->tgid;
 		fbk_suspect.start_time = leader->start_time;
 		fbk_suspect.since = now;
 	}
 	fbk_suspect.last_seen = now;
 	fbk_suspect.watching = true;
-	return !time_before(now, fbk_suspect.since + FBK_SPAWNER_CONFIRM);
+	return !time_before(now, fbk_suspect.since + FBK_SPAWNER_CONFIRM_JIFFIES);
 }
 
 /* The pids cgroup that stops the current task's forks, with a reference. */
@@ -131,13 +130,13 @@ void __forkbomb_fork_failed(void)
 		WRITE_ONCE(fbk_failed_at, now);
 	}
 	if (!(READ_ONCE(fbk_triggers) & FBK_TRIGGER_FORK_FAIL) ||
-	    time_before(jiffies, READ_ONCE(fbk_next_scan)) ||
+	    time_before(jiffies, READ_ONCE(fbk_next_scan_at)) ||
 	    (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
 	    fatal_signal_pending(current))
 		return;
 	if (!mutex_trylock(&oom_lock))
 		return;
-	if (time_before(jiffies, fbk_next_scan))
+	if (time_before(jiffies, fbk_next_scan_at))
 		goto unlock;
 
 	scope.exhausted_at = READ_ONCE(fbk_exhausted_at);
@@ -152,52 +151,8 @@ void __forkbomb_fork_failed(void)
 	result = fbk_scan_and_kill(&scope);
 	fbk_pids_cgroup_put(scope.pids_cgroup);
 	retry = result == FBK_RESULT_NONE && !fbk_suspect.watching ?
-		FBK_RETRY_AFTER_NONE : FBK_RETRY_SOON;
-	WRITE_ONCE(fbk_next_scan, jiffies + retry);
+		FBK_RETRY_IDLE_JIFFIES : FBK_RETRY_SOON_JIFFIES;
+	WRITE_ONCE(fbk_next_scan_at, jiffies + retry);
 unlock:
 	mutex_unlock(&oom_lock);
 }
-
-static ssize_t forkbomb_triggers_show(struct kobject *kobj,
-				      struct kobj_attribute *attr, char *buf)
-{
-	return fbk_format_triggers(READ_ONCE(fbk_triggers), buf, PAGE_SIZE);
-}
-
-static ssize_t forkbomb_triggers_store(struct kobject *kobj,
-				       struct kobj_attribute *attr,
-				       const char *buf, size_t count)
-{
-	unsigned int mask;
-
-	if (fbk_parse_triggers(buf, &mask))
-		return -EINVAL;
-	WRITE_ONCE(fbk_triggers, mask);
-	return count;
-}
-
-static ssize_t forkbomb_fork_failures_show(struct kobject *kobj,
-					   struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_fork_failures));
-}
-
-static struct kobj_attribute fbk_triggers_attr = __ATTR_RW(forkbomb_triggers);
-static struct kobj_attribute fbk_fork_failures_attr =
-	__ATTR_RO(forkbomb_fork_failures);
-
-static struct attribute *fbk_fork_fail_attrs[] = {
-	&fbk_triggers_attr.attr,
-	&fbk_fork_failures_attr.attr,
-	NULL,
-};
-
-static const struct attribute_group fbk_fork_fail_attr_group = {
-	.attrs = fbk_fork_fail_attrs,
-};
-
-static int __init fbk_fork_fail_init(void)
-{
-	return fbk_sysfs_add_group(&fbk_fork_fail_attr_group);
-}
-late_initcall(fbk_fork_fail_init);

@@ -6,6 +6,14 @@
  * no tasks, no mms, no global state. The glue in forkbomb.c, forkbomb_kill.c
  * and friends feeds it from the kernel; the KUnit tests feed it synthetic
  * trees through the very same functions.
+ *
+ * Names: forkbomb_* is what the rest of the kernel sees (the hooks of
+ * <linux/forkbomb.h>, the tracepoint, the killer's knobs, the KUnit
+ * suites); fbk_* stays inside mm/forkbomb*.c; the history's knobs keep
+ * their mm_tracking_* ABI names. A point in time is named *_at (or
+ * @now, @young_since), in jiffies; a duration carries its unit (_ms,
+ * _ns, _JIFFIES); a weight is in pages for an OOM and in threads when
+ * fork failed.
  */
 #ifndef _MM_FORKBOMB_INTERNAL_H
 #define _MM_FORKBOMB_INTERNAL_H
@@ -23,9 +31,9 @@
  *          NULL for a root
  * @children: the records whose @parent this is
  * @sibling: entry in the parent's @children, or in the tree's roots
- * @birth: when the mm was created, in jiffies
+ * @born_at: when the mm was created, in jiffies
  * @nr_mm: address spaces using the record; 0 once the record is dead
- * @death: when the record died, the low 32 bits of jiffies (valid when
+ * @died_at: when the record died, the low 32 bits of jiffies (valid when
  *         @nr_mm is 0; compared only with times near it)
  * @tasks: scan scratch: eligible live processes in the subtree
  * @young: scan scratch: those of them whose record is young
@@ -51,9 +59,9 @@ struct fbk_node {
 	struct fbk_node *parent;
 	struct hlist_head children;
 	struct hlist_node sibling;
-	unsigned long birth;
+	unsigned long born_at;
 	unsigned int nr_mm;
-	u32 death;
+	u32 died_at;
 	unsigned int tasks;
 	unsigned int young;
 	u32 mass;
@@ -96,7 +104,7 @@ struct fbk_tree {
 /* Tree maintenance: forkbomb_tree.c. The caller serializes writers. */
 void fbk_tree_init(struct fbk_tree *tree);
 void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
-	      struct fbk_node *parent, unsigned long birth);
+	      struct fbk_node *parent, unsigned long born_at);
 void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node,
 		  unsigned long now, bool exited);
 
@@ -130,7 +138,7 @@ static inline bool fbk_dead(const struct fbk_node *node)
 static inline bool fbk_died_before(const struct fbk_node *node,
 				   unsigned long time)
 {
-	return (s32)((u32)time - node->death) > 0;
+	return (s32)((u32)time - node->died_at) > 0;
 }
 
 /* Lockless walks: safe against concurrent fbk_link(), not against removal. */
@@ -193,6 +201,18 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
 #define FBK_YOUNG_JIFFIES	(10 * HZ)
 /* The longest stall in reclaim before an OOM that fbk_young_since() allows for. */
 #define FBK_STALL_JIFFIES	(120 * HZ)
+#define FBK_BIRTH_SECONDS	((FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ)
+
+/**
+ * struct fbk_births - when the live records were born, for fbk_young_since()
+ * @now: the time the counts look back from, in jiffies (set by the caller)
+ * @count: @count[i] live records were born between i and i + 1 seconds
+ *         before @now (saturating; the newest second also holds later ones)
+ */
+struct fbk_births {
+	unsigned long now;
+	u16 count[FBK_BIRTH_SECONDS];
+};
 
 /**
  * struct fbk_policy - the inputs of the scan besides the tree
@@ -223,12 +243,12 @@ struct fbk_policy {
 static inline bool fbk_young(const struct fbk_node *node,
 			     const struct fbk_policy *policy)
 {
-	return !time_before(node->birth, policy->young_since);
+	return !time_before(node->born_at, policy->young_since);
 }
 
-unsigned long fbk_scan_reset(struct fbk_tree *tree);
+void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births);
 unsigned long fbk_young_since(const struct fbk_policy *policy,
-			      unsigned long newest);
+			      const struct fbk_births *births);
 void fbk_account(struct fbk_node *node, enum fbk_class class,
 		 unsigned long mass, bool young);
 void fbk_account_oom_group(struct fbk_node *node);
@@ -325,7 +345,7 @@ extern spinlock_t fbk_lock;
 extern struct rw_semaphore fbk_history_rwsem;
 extern struct mutex fbk_mutex;
 extern struct fbk_tree fbk_tree;
-extern unsigned long fbk_calm;
+extern unsigned long fbk_calm_at;
 extern unsigned long fbk_max_records;
 extern atomic_long_t fbk_records_dropped;
 extern atomic_long_t fbk_fork_failures;
@@ -346,8 +366,6 @@ extern unsigned int fbk_interval_ms;
 void fbk_reaper_sync(void);
 
 /* forkbomb_sysfs.c */
-struct attribute_group;
-int fbk_sysfs_add_group(const struct attribute_group *group);
 int fbk_parse_uint(const char *buf, unsigned int min, unsigned int max,
 		   unsigned int *val);
 
@@ -395,6 +413,9 @@ enum fbk_result {
 };
 
 extern unsigned int fbk_triggers;
+extern unsigned int fbk_min_descendants;
+extern atomic_long_t fbk_kills;
+extern atomic_long_t fbk_tasks_killed;
 enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope);
 
 /* forkbomb_forkfail.c */

@@ -31,6 +31,8 @@
  * fbk_walk_processes().
  */
 
+#define pr_fmt(fmt) "forkbomb: " fmt
+
 #include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/debugfs.h>
@@ -50,7 +52,6 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/swap.h>
-#include <linux/sysfs.h>
 #include "internal.h"
 #include "forkbomb_internal.h"
 
@@ -58,16 +59,18 @@
 #include <trace/events/forkbomb.h>
 
 /* How long victims of a kill that were not OOM victims are waited for. */
-#define FBK_VICTIM_WAIT		(5 * HZ)
+#define FBK_VICTIM_WAIT_JIFFIES		(5 * HZ)
 /* Victims of one kill given memory reserves and the OOM reaper. */
-#define FBK_RESERVE_VICTIMS	64
+#define FBK_RESERVE_VICTIMS		64
 /* Passes of the kill, at most; one more than a bomb's forks in flight. */
-#define FBK_KILL_PASSES		8
+#define FBK_KILL_PASSES			8
 
 unsigned int fbk_triggers = FBK_TRIGGERS_ALL;
-static unsigned int fbk_min_descendants = 10;
-static atomic_long_t fbk_kills = ATOMIC_LONG_INIT(0);
-static atomic_long_t fbk_tasks_killed = ATOMIC_LONG_INIT(0);
+unsigned int fbk_min_descendants = 10;
+atomic_long_t fbk_kills = ATOMIC_LONG_INIT(0);
+atomic_long_t fbk_tasks_killed = ATOMIC_LONG_INIT(0);
+/* When the live records were born, for the scan (oom_lock). */
+static struct fbk_births fbk_births;
 /* The last kill: its mark and time (oom_lock). */
 static u8 fbk_doom_mark;
 static unsigned long fbk_last_kill_at = INITIAL_JIFFIES;
@@ -76,7 +79,7 @@ static unsigned long fbk_last_kill_at = INITIAL_JIFFIES;
 struct fbk_report {
 	unsigned int tasks;
 	unsigned long pages;		/* only theirs */
-	unsigned long top_birth;	/* birth of the record of @pid */
+	unsigned long top_born_at;	/* birth time of the record of @pid */
 	pid_t pid;			/* the bomb's top process among them */
 	uid_t uid;
 	char comm[TASK_COMM_LEN];
@@ -166,7 +169,7 @@ static enum fbk_class fbk_task_class(struct task_struct *p,
  * Is a victim of an earlier kill in scope still on its way out? An OOM
  * victim until the OOM reaper or exit_mmap() is done with its memory, as
  * the OOM killer waits; a process killed by the fork bomb killer until it
- * is gone, but no longer than FBK_VICTIM_WAIT after that kill.
+ * is gone, but no longer than FBK_VICTIM_WAIT_JIFFIES after that kill.
  * Context: rcu_read_lock() held, @t locked.
  */
 static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
@@ -178,7 +181,7 @@ static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
 	if (scope->oom && !scope->sysrq && tsk_is_oom_victim(p))
 		return !test_bit(MMF_OOM_SKIP, &p->signal->oom_mm->flags);
 	return node && READ_ONCE(node->doomed) && fbk_dying(p) &&
-	       time_before(jiffies, fbk_last_kill_at + FBK_VICTIM_WAIT);
+	       time_before(jiffies, fbk_last_kill_at + FBK_VICTIM_WAIT_JIFFIES);
 }
 
 /*
@@ -342,8 +345,8 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 	}
 	node->flags |= FBK_KILLED;
 
-	if (!report->tasks || time_before(node->birth, report->top_birth)) {
-		report->top_birth = node->birth;
+	if (!report->tasks || time_before(node->born_at, report->top_born_at)) {
+		report->top_born_at = node->born_at;
 		report->pid = task_tgid_nr(p);
 		report->uid = from_kuid(&init_user_ns, task_uid(p));
 		strscpy(report->comm, p->comm, sizeof(report->comm));
@@ -441,13 +444,13 @@ static void fbk_report(const struct fbk_scope *scope,
 	char why[96];
 
 	fbk_describe_scope(scope, why, sizeof(why));
-	pr_err("forkbomb: %s: killed fork bomb (%s): top pid %d (%s), uid %u, %u tasks killed, %lu kB of their own memory\n",
+	pr_err("%s: killed fork bomb (%s): top pid %d (%s), uid %u, %u tasks killed, %lu kB of their own memory\n",
 	       why, shape, report->pid, report->comm, report->uid,
 	       report->tasks, kb);
 	if (report->spared_pid)
-		pr_info("forkbomb: its parent pid %d (%s) was not part of it and lives\n",
+		pr_info("its parent pid %d (%s) was not part of it and lives\n",
 			report->spared_pid, report->spared_comm);
-	pr_info("forkbomb: evidence: %u young of %u processes, branching %u deep (%u records), %u generations, %u dead leaves, spawner children %u of %u live; scan %llu us, kill %llu us\n",
+	pr_info("evidence: %u young of %u processes, branching %u deep (%u records), %u generations, %u dead leaves, spawner children %u of %u live; scan %llu us, kill %llu us\n",
 		prof->young, prof->tasks, prof->depth, prof->branching,
 		prof->generations, prof->dead_leaves, prof->live_children,
 		prof->children, div_u64(report->scan_ns, NSEC_PER_USEC),
@@ -471,8 +474,6 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 				struct fbk_policy *policy,
 				struct fbk_choice *choice)
 {
-	unsigned long newest;
-
 	lockdep_assert_held(&oom_lock);
 	lockdep_assert_held(&fbk_history_rwsem);
 	memset(policy, 0, sizeof(*policy));
@@ -481,8 +482,9 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 	policy->min_descendants = READ_ONCE(fbk_min_descendants);
 	policy->now = jiffies;
 	policy->exhausted_at = scope->oom ? policy->now : scope->exhausted_at;
-	newest = fbk_scan_reset(&fbk_tree);
-	policy->young_since = fbk_young_since(policy, newest);
+	fbk_births.now = policy->exhausted_at;
+	fbk_scan_reset(&fbk_tree, &fbk_births);
+	policy->young_since = fbk_young_since(policy, &fbk_births);
 	if (!fbk_scan_tasks(scope, policy))
 		return FBK_RESULT_WAIT;
 	fbk_aggregate(&fbk_tree);
@@ -579,54 +581,6 @@ bool __forkbomb_oom_kill(struct oom_control *oc)
 	return fbk_scan_and_kill(&scope) != FBK_RESULT_NONE;
 }
 
-static ssize_t forkbomb_min_descendants_show(struct kobject *kobj,
-					     struct kobj_attribute *attr,
-					     char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(fbk_min_descendants));
-}
-
-static ssize_t forkbomb_min_descendants_store(struct kobject *kobj,
-					      struct kobj_attribute *attr,
-					      const char *buf, size_t count)
-{
-	unsigned int min;
-
-	if (fbk_parse_uint(buf, 2, PID_MAX_LIMIT, &min))
-		return -EINVAL;
-	WRITE_ONCE(fbk_min_descendants, min);
-	return count;
-}
-
-static ssize_t forkbomb_kills_show(struct kobject *kobj,
-				   struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_kills));
-}
-
-static ssize_t forkbomb_tasks_killed_show(struct kobject *kobj,
-					  struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_tasks_killed));
-}
-
-static struct kobj_attribute fbk_min_descendants_attr =
-	__ATTR_RW(forkbomb_min_descendants);
-static struct kobj_attribute fbk_kills_attr = __ATTR_RO(forkbomb_kills);
-static struct kobj_attribute fbk_tasks_killed_attr =
-	__ATTR_RO(forkbomb_tasks_killed);
-
-static struct attribute *fbk_kill_attrs[] = {
-	&fbk_min_descendants_attr.attr,
-	&fbk_kills_attr.attr,
-	&fbk_tasks_killed_attr.attr,
-	NULL,
-};
-
-static const struct attribute_group fbk_kill_attr_group = {
-	.attrs = fbk_kill_attrs,
-};
-
 #ifdef CONFIG_DEBUG_FS
 /*
  * /sys/kernel/debug/forkbomb/dry_run: what would an OOM kill now? Runs the
@@ -657,14 +611,14 @@ static int fbk_dry_run_show(struct seq_file *m, void *v)
 	result = fbk_scan(&scope, &policy, &choice);
 	records = fbk_tree.nr_records;
 	if (choice.top)
-		age_ms = jiffies_to_msecs(policy.now - choice.top->birth);
+		age_ms = jiffies_to_msecs(policy.now - choice.top->born_at);
 	up_read(&fbk_history_rwsem);
 	mutex_unlock(&oom_lock);
 	ns = ktime_get_ns() - start;
 
 	seq_printf(m, "records %lu\ntasks %lu\nscan_ns %llu\ncalm_ms_ago %u\n",
 		   records, policy.total_tasks, ns,
-		   jiffies_to_msecs(jiffies - READ_ONCE(fbk_calm)));
+		   jiffies_to_msecs(jiffies - READ_ONCE(fbk_calm_at)));
 	seq_printf(m, "verdict %s\nshape %s\n",
 		   result == FBK_RESULT_KILLED ? "fork_bomb" :
 		   result == FBK_RESULT_WAIT ? "wait" : "none",
@@ -685,19 +639,12 @@ static int fbk_dry_run_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(fbk_dry_run);
 
-static void __init fbk_debugfs_init(void)
+static int __init fbk_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("forkbomb", NULL);
 
 	debugfs_create_file("dry_run", 0400, dir, NULL, &fbk_dry_run_fops);
+	return 0;
 }
-#else
-static inline void fbk_debugfs_init(void) { }
-#endif
-
-static int __init fbk_kill_init(void)
-{
-	fbk_debugfs_init();
-	return fbk_sysfs_add_group(&fbk_kill_attr_group);
-}
-late_initcall(fbk_kill_init);
+late_initcall(fbk_debugfs_init);
+#endif /* CONFIG_DEBUG_FS */

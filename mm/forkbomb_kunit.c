@@ -31,21 +31,21 @@
 /* --- helpers --- */
 
 static struct fbk_node *add_node(struct kunit *test, struct fbk_tree *tree,
-				 struct fbk_node *parent, unsigned long birth,
+				 struct fbk_node *parent, unsigned long born_at,
 				 bool exec)
 {
 	struct fbk_node *node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, node);
 	node->history = exec ? FBK_EXEC : 0;
-	fbk_link(tree, node, parent, birth);
+	fbk_link(tree, node, parent, born_at);
 	return node;
 }
 
 static struct fbk_node *add(struct kunit *test, struct fbk_tree *tree,
-			    struct fbk_node *parent, unsigned long birth)
+			    struct fbk_node *parent, unsigned long born_at)
 {
-	return add_node(test, tree, parent, birth, false);
+	return add_node(test, tree, parent, born_at, false);
 }
 
 static unsigned int count_children(const struct fbk_node *node)
@@ -112,7 +112,7 @@ static void forkbomb_tree_link_and_walk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_children(b), 1U);
 	KUNIT_EXPECT_EQ(test, count_children(c), 0U);
 	KUNIT_EXPECT_EQ(test, a->nr_mm, 1U);
-	KUNIT_EXPECT_EQ(test, d->birth, SEC(4));
+	KUNIT_EXPECT_EQ(test, d->born_at, SEC(4));
 	KUNIT_EXPECT_EQ(test, d->history, FBK_EXEC);
 
 	/* Post-order visits children first and ends at the top. */
@@ -147,13 +147,13 @@ static void forkbomb_tree_death_keeps_family(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fbk_dead(f1));
 	fbk_node_put(&tree, f1, SEC(12), true);
 	KUNIT_EXPECT_TRUE(test, fbk_dead(f1));
-	KUNIT_EXPECT_EQ(test, f1->death, (u32)SEC(12));
+	KUNIT_EXPECT_EQ(test, f1->died_at, (u32)SEC(12));
 	KUNIT_EXPECT_EQ(test, f1->history, FBK_EXITED);
 	KUNIT_EXPECT_TRUE(test, fbk_died_before(f1, SEC(13)));
 	KUNIT_EXPECT_FALSE(test, fbk_died_before(f1, SEC(12)));
 
 	/* The dead parent keeps its live children in its subtree. */
-	fbk_scan_reset(&tree);
+	fbk_scan_reset(&tree, NULL);
 	fbk_account(f2, FBK_COUNT, 5, true);
 	fbk_account(f3, FBK_COUNT, 7, false);
 	fbk_aggregate(&tree);
@@ -176,7 +176,7 @@ static void forkbomb_tree_aggregate_saturates(struct kunit *test)
 	top = add(test, &tree, NULL, SEC(0));
 	a = add(test, &tree, top, SEC(1));
 	b = add(test, &tree, top, SEC(1));
-	fbk_scan_reset(&tree);
+	fbk_scan_reset(&tree, NULL);
 	fbk_account(a, FBK_COUNT, U32_MAX - 1, true);
 	fbk_account(b, FBK_COUNT, 10, true);
 	fbk_account(top, FBK_PROTECT, 0, false);
@@ -188,7 +188,7 @@ static void forkbomb_tree_aggregate_saturates(struct kunit *test)
 
 	/* A new scan starts from zero, and keeps how records were made. */
 	top->history |= FBK_EXEC;
-	fbk_scan_reset(&tree);
+	fbk_scan_reset(&tree, NULL);
 	KUNIT_EXPECT_EQ(test, top->mass, 0U);
 	KUNIT_EXPECT_EQ(test, top->flags, 0);
 	KUNIT_EXPECT_EQ(test, top->history, FBK_EXEC);
@@ -368,7 +368,7 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 		fbk_link(&tree, &nodes[i], &nodes[i - 1], NOW - n + i);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, (unsigned long)n);
 
-	fbk_scan_reset(&tree);
+	fbk_scan_reset(&tree, NULL);
 	for (i = 1; i < n; i++)
 		fbk_account(&nodes[i], FBK_COUNT, 1, true);
 	fbk_aggregate(&tree);
@@ -418,6 +418,7 @@ struct sim {
 	struct fbk_tree tree;
 	struct fbk_policy policy;
 	struct fbk_choice choice;
+	struct fbk_births births;
 	struct fbk_node *init, *tester, *bystander;
 	bool scoped;		/* total_tasks counts the bomb's user only */
 	/* Expected; a NULL top is not checked. */
@@ -432,9 +433,9 @@ struct sim {
 #define SIM_OOM_GROUP	0x4
 
 static struct fbk_node *sim_add(struct sim *s, struct fbk_node *parent,
-				unsigned long birth, bool exec)
+				unsigned long born_at, bool exec)
 {
-	return add_node(s->test, &s->tree, parent, birth, exec);
+	return add_node(s->test, &s->tree, parent, born_at, exec);
 }
 
 /* A live process of @node, holding @mass pages of its own. */
@@ -452,7 +453,7 @@ static void sim_protected(struct sim *s, struct fbk_node *node)
 /* The record's last process ended by exit(), soon after its birth. */
 static void sim_dead(struct sim *s, struct fbk_node *node)
 {
-	fbk_node_put(&s->tree, node, node->birth + MS(10), true);
+	fbk_node_put(&s->tree, node, node->born_at + MS(10), true);
 }
 
 /* The record's last process was killed by a signal at @when. */
@@ -479,8 +480,9 @@ static void sim_scan(struct sim *s)
 		mass[i] = node->mass;
 		what[i++] = node->gens;
 	}
-	s->policy.young_since = fbk_young_since(&s->policy,
-						fbk_scan_reset(&s->tree));
+	s->births.now = s->policy.exhausted_at;
+	fbk_scan_reset(&s->tree, &s->births);
+	s->policy.young_since = fbk_young_since(&s->policy, &s->births);
 	for (i = 0; i < n; i++) {
 		if (fbk_dead(nodes[i]))
 			continue;
@@ -513,12 +515,12 @@ static struct fbk_node **sim_nodes(struct sim *s, unsigned int n)
 	return nodes;
 }
 
-/* fork and exec at @birth: a dead fork record and a live exec record. */
+/* fork and exec at @born_at: a dead fork record and a live exec record. */
 static struct fbk_node *sim_spawn(struct sim *s, struct fbk_node *parent,
-				  unsigned long birth, unsigned long mass)
+				  unsigned long born_at, unsigned long mass)
 {
-	struct fbk_node *fork = sim_add(s, parent, birth, false);
-	struct fbk_node *exec = sim_add(s, fork, birth + MS(2), true);
+	struct fbk_node *fork = sim_add(s, parent, born_at, false);
+	struct fbk_node *exec = sim_add(s, fork, born_at + MS(2), true);
 
 	sim_dead(s, fork);
 	sim_live(s, exec, mass);
@@ -534,7 +536,7 @@ static void sim_init(struct sim *s, struct kunit *test, enum fbk_trigger trigger
 	memset(s, 0, sizeof(*s));
 	s->test = test;
 	fbk_tree_init(&s->tree);
-	fbk_scan_reset(&s->tree);
+	fbk_scan_reset(&s->tree, NULL);
 	s->policy.trigger = trigger;
 	s->policy.now = NOW;
 	s->policy.exhausted_at = NOW;
@@ -654,6 +656,21 @@ static void shape_stalled_c_bomb(struct sim *s)
 
 	s->top = sim_start(s, NOW - SECS(61), &bomb);
 	sim_c_bomb(s, bomb, NOW - SECS(61), MS(100), 1400, 16);
+}
+
+/*
+ * The same bomb, but the machine thrashed for a minute before the OOM: a
+ * few of its processes got to fork since, the last one 16 s ago.
+ */
+static void shape_thrashed_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb, *first;
+
+	s->top = sim_start(s, NOW - SECS(63), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(63), MS(100), 1400, 16);
+	first = fbk_first_child(bomb);
+	sim_live(s, sim_add(s, first, NOW - SECS(40), false), 16);
+	sim_live(s, sim_add(s, first, NOW - SECS(16), false), 16);
 }
 
 /* Under a debug kernel: the same bomb, forking ten times slower. */
@@ -1108,6 +1125,13 @@ static void shape_old_workers(struct sim *s)
 		sim_live(s, sim_add(s, server, NOW - SECS(60) + i, false), 100);
 }
 
+/* The same workers, then a memory hog that ran the machine out of memory. */
+static void shape_old_workers_and_hog(struct sim *s)
+{
+	shape_old_workers(s);
+	sim_spawn(s, s->tester, NOW - SECS(5), 40000);
+}
+
 struct shape_case {
 	const char *name;
 	void (*build)(struct sim *s);
@@ -1124,6 +1148,7 @@ static const struct shape_case shape_cases[] = {
 	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "lopsided_c_bomb", shape_lopsided_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "stalled_c_bomb", shape_stalled_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "thrashed_c_bomb", shape_thrashed_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
@@ -1161,6 +1186,8 @@ static const struct shape_case shape_cases[] = {
 	{ "bounded_job_oom", shape_bounded_job, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "restart_storm", shape_restart_storm, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "old_workers", shape_old_workers, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
+	{ "old_workers_and_hog", shape_old_workers_and_hog, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
 };
 
 static void shape_case_desc(const struct shape_case *c, char *desc)
@@ -1273,25 +1300,47 @@ static void forkbomb_score_spawner_stopped(struct kunit *test)
 }
 
 /*
- * Youth counts back from the resource's exhaustion, or from the last birth
- * when an OOM came after a stall, over FBK_STALL_JIFFIES at most.
+ * Youth counts back from the resource's exhaustion; for an OOM, from the
+ * end of the newest 10 s in which the machine multiplied (min_descendants
+ * births), over FBK_STALL_JIFFIES at most.
  */
 static void forkbomb_score_young_since(struct kunit *test)
 {
-	struct fbk_policy oom = { .trigger = FBK_TRIGGER_OOM, .exhausted_at = NOW };
+	struct fbk_policy oom = {
+		.trigger = FBK_TRIGGER_OOM, .exhausted_at = NOW, .min_descendants = 10,
+	};
 	struct fbk_policy fork_fail = {
-		.trigger = FBK_TRIGGER_FORK_FAIL, .exhausted_at = NOW,
+		.trigger = FBK_TRIGGER_FORK_FAIL, .exhausted_at = NOW, .min_descendants = 10,
 	};
 	const unsigned long window = NOW - FBK_YOUNG_JIFFIES;
+	struct fbk_births *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW), window);
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW + SECS(5)), window);
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW - SECS(3)), window);
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NOW - SECS(30)),
-			NOW - SECS(30) - FBK_YOUNG_JIFFIES);
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, 0),
-			NOW - FBK_STALL_JIFFIES - FBK_YOUNG_JIFFIES);
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&fork_fail, NOW - SECS(30)), window);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->now = NOW;
+	/* Nothing born at all: no multiplying to anchor on. */
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window);
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NULL), window);
+	/* Multiplying now: 10 births over the last 10 s. */
+	b->count[0] = 1;
+	b->count[9] = 9;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window);
+	/* Nine are not enough; the window ending a second earlier has ten. */
+	b->count[0] = 0;
+	b->count[10] = 1;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(1));
+	/* A burst 60 s ago, a trickle since: youth ends with the burst. */
+	memset(b->count, 0, sizeof(b->count));
+	b->count[60] = 500;
+	b->count[16] = 1;
+	b->count[3] = 1;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(51));
+	/* Not further back than FBK_STALL_JIFFIES. */
+	memset(b->count, 0, sizeof(b->count));
+	b->count[FBK_BIRTH_SECONDS - 1] = 500;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - FBK_STALL_JIFFIES);
+	/* A failed fork is its own anchor. */
+	b->count[60] = 500;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&fork_fail, b), window);
 }
 
 static struct kunit_case forkbomb_score_cases[] = {
@@ -1345,7 +1394,7 @@ static void forkbomb_scale_million(struct kunit *test)
 		}
 
 	t0 = ktime_get_ns();
-	fbk_scan_reset(&tree);
+	fbk_scan_reset(&tree, NULL);
 	for (i = 0; i < n; i++)
 		fbk_account(&nodes[i], FBK_COUNT, 16, true);
 	t1 = ktime_get_ns();

@@ -134,7 +134,7 @@ static void fbk_reaper_fn(struct work_struct *work)
 	fbk_last_run_at = jiffies;
 
 	if (calm)
-		WRITE_ONCE(fbk_calm, jiffies);
+		WRITE_ONCE(fbk_calm_at, jiffies);
 	atomic_long_add(dropped, &fbk_records_dropped);
 	queue_delayed_work(system_unbound_wq, &fbk_reaper_work,
 			   msecs_to_jiffies(READ_ONCE(fbk_interval_ms)));

@@ -9,11 +9,13 @@
  * young and however many. The scan measures this on the history tree, in
  * linear passes without recursion or allocation:
  *
- * 1. fbk_scan_reset() clears the scratch fields, the caller reports every
- *    live process with fbk_account(), and fbk_aggregate() sums each
- *    subtree into its root: live eligible processes, how many of them are
- *    young (their record was born within FBK_YOUNG_JIFFIES) and their
- *    weight (memory counted once, for an OOM).
+ * 1. fbk_scan_reset() clears the scratch fields and counts births,
+ *    fbk_young_since() says from when a record is young (born within
+ *    FBK_YOUNG_JIFFIES of the exhaustion, or of the machine's last
+ *    multiplying before it thrashed), the caller reports every live
+ *    process with fbk_account(), and fbk_aggregate() sums each subtree
+ *    into its root: live eligible processes, how many of them are young,
+ *    and their weight (memory counted once, for an OOM).
  *
  * 2. Where the young processes are: from the root holding most of them,
  *    step to the child holding most, for as long as that child holds
@@ -27,15 +29,16 @@
  *    an outsider (a shell, sshd, a service manager, a test) lived long
  *    before it started the bomb. The bomb's generation time is the median
  *    time from a young record's parent's birth to its own in that subtree
- *    (kept within FBK_GAP_MIN and FBK_GAP_MAX). The record found is part of
- *    the bomb when it forked its first young child within FBK_GAP_FACTOR
- *    generation times of its own birth, or when its heaviest child is old
- *    too and at least min_descendants older records below it forked young
- *    ones (a bomb that grows in bursts, older than the window). Then the top of
- *    the bomb is found by climbing through the parents that belong to it
- *    too: dead records, and wrappers with no other live child that forked
- *    it just as quickly. An outsider is spared: only its children born
- *    together with the heaviest one are the bomb.
+ *    (kept within FBK_GAP_MIN_JIFFIES and FBK_GAP_MAX_JIFFIES). The
+ *    record found is part of the bomb when it forked its first young child
+ *    within FBK_GAP_FACTOR generation times of its own birth, or when its
+ *    heaviest child is old too and at least min_descendants older records
+ *    below it forked young ones (a bomb that grows in bursts, older than
+ *    the window). Then the top of the bomb is found by climbing through
+ *    the parents that belong to it too: dead records, and wrappers with
+ *    no other live child that forked it just as quickly. An outsider is
+ *    spared: only its children born together with the heaviest one are
+ *    the bomb.
  *
  * 4. Whether it multiplies. A walk of the bomb's subtrees measures how:
  *    FBK_SHAPE_TREE needs min_descendants young live processes, at least
@@ -74,10 +77,10 @@
 #define FBK_SPLIT_NUM		7
 #define FBK_SPLIT_DEN		8
 /* Step 3: an outsider forked the bomb this many generation times late. */
-#define FBK_GAP_FACTOR		8
-#define FBK_GAP_MIN		(HZ / 50)
-#define FBK_GAP_MAX		(HZ / 4)
-#define FBK_GAP_BUCKETS		32
+#define FBK_GAP_FACTOR			8
+#define FBK_GAP_MIN_JIFFIES		(HZ / 50)
+#define FBK_GAP_MAX_JIFFIES		(HZ / 4)
+#define FBK_GAP_BUCKETS			32
 /* Step 4. */
 #define FBK_TREE_DEPTH		3
 #define FBK_TREE_SHARE		16
@@ -180,52 +183,69 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info)
 /**
  * fbk_scan_reset - clear the scratch fields of every record
  * @tree: the forest
- *
- * Return: the birth of the newest live record, in jiffies (0 when none).
+ * @births: if not NULL, filled with when the live records were born, back
+ *          from @births->now
  */
-unsigned long fbk_scan_reset(struct fbk_tree *tree)
+void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 {
-	unsigned long newest = 0;
 	struct fbk_node *node;
-	bool live = false;
+	unsigned long age;
 
+	if (births)
+		memset(births->count, 0, sizeof(births->count));
 	for (node = fbk_first_root(tree); node; node = fbk_pre_next(node, NULL)) {
 		node->tasks = 0;
 		node->young = 0;
 		node->mass = 0;
 		node->gens = 0;
 		node->flags = 0;
-		if (!fbk_dead(node) && (!live || time_after(node->birth, newest))) {
-			newest = node->birth;
-			live = true;
-		}
+		if (!births || fbk_dead(node))
+			continue;
+		age = time_after(births->now, node->born_at) ?
+		      (births->now - node->born_at) / HZ : 0;
+		if (age < FBK_BIRTH_SECONDS && births->count[age] < U16_MAX)
+			births->count[age]++;
 	}
-	return newest;
 }
 
 /**
  * fbk_young_since - from when records count as young
- * @policy: the trigger and when the resource ran out
- * @newest: the birth of the newest live record (fbk_scan_reset())
+ * @policy: the trigger, when the resource ran out, and min_descendants
+ * @births: when the live records were born (fbk_scan_reset()), back from
+ *          @policy->exhausted_at
  *
  * Records born within FBK_YOUNG_JIFFIES before the resource ran out are
- * young. But a machine can stall in reclaim for long before an OOM, with
- * nothing able to fork meanwhile: when nothing was born within that
- * window, youth counts back from the last birth instead, up to
- * FBK_STALL_JIFFIES back. A failed fork needs no such care: the
- * resource ran out at a fork.
+ * young. But a machine can thrash in reclaim for long before an OOM, while
+ * its processes hardly run, let alone fork: a bomb that filled memory a
+ * minute ago has seen only a trickle of births since. So for an OOM, youth
+ * counts back from the end of the newest FBK_YOUNG_JIFFIES window in which
+ * at least min_descendants of the live records were born: the last time
+ * the machine was multiplying like a bomb, at most FBK_STALL_JIFFIES back.
+ * That is the resource's exhaustion itself whenever the machine is
+ * multiplying now. A failed fork needs no such care: the resource ran out
+ * at a fork.
  *
  * Return: the time at and after which a record is young.
  */
 unsigned long fbk_young_since(const struct fbk_policy *policy,
-			      unsigned long newest)
+			      const struct fbk_births *births)
 {
+	const unsigned int window = FBK_YOUNG_JIFFIES / HZ;
 	unsigned long anchor = policy->exhausted_at;
+	unsigned int i, sum = 0;
 
-	if (policy->trigger == FBK_TRIGGER_OOM &&
-	    time_before(newest, anchor - FBK_YOUNG_JIFFIES))
-		anchor = time_after(newest, anchor - FBK_STALL_JIFFIES) ?
-			 newest : anchor - FBK_STALL_JIFFIES;
+	if (policy->trigger != FBK_TRIGGER_OOM || !births)
+		return anchor - FBK_YOUNG_JIFFIES;
+	/* Slide a window of seconds from the newest back. */
+	for (i = 0; i < FBK_BIRTH_SECONDS; i++) {
+		sum += births->count[i];
+		if (i >= window)
+			sum -= births->count[i - window];
+		if (i + 1 >= window && sum >= policy->min_descendants) {
+			anchor = births->now - (i + 1 - window) * HZ;
+			break;
+		}
+	}
 	return anchor - FBK_YOUNG_JIFFIES;
 }
 
@@ -347,7 +367,7 @@ static struct fbk_node *fbk_first_young_child(const struct fbk_node *node,
 
 	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child))
 		if (child->young && (!young || fbk_young(child, policy)) &&
-		    (!first || time_before(child->birth, first->birth)))
+		    (!first || time_before(child->born_at, first->born_at)))
 			first = child;
 	return first;
 }
@@ -356,15 +376,16 @@ static struct fbk_node *fbk_first_young_child(const struct fbk_node *node,
 static unsigned long fbk_gap(const struct fbk_node *parent,
 			     const struct fbk_node *child)
 {
-	return time_after(child->birth, parent->birth) ?
-	       child->birth - parent->birth : 0;
+	return time_after(child->born_at, parent->born_at) ?
+	       child->born_at - parent->born_at : 0;
 }
 
 /*
  * Step 3: how the young records below @top came to be. @generation is the
  * bomb's generation time: the median time from a young forked record's
- * parent's birth to its own, within FBK_GAP_MIN and FBK_GAP_MAX, kept in
- * buckets of powers of two (the median's bucket gives its lower bound).
+ * parent's birth to its own, within FBK_GAP_MIN_JIFFIES and
+ * FBK_GAP_MAX_JIFFIES, kept in buckets of powers of two (the median's
+ * bucket gives its lower bound).
  * @old_breeders counts the older records below @top that forked a young
  * one: the earlier bursts of a bomb that grows in bursts.
  */
@@ -408,7 +429,8 @@ static void fbk_measure_origin(struct fbk_node *top,
 			break;
 	}
 	gap = b ? 1UL << (b - 1) : 0;
-	origin->generation = clamp_t(unsigned long, gap, FBK_GAP_MIN, FBK_GAP_MAX);
+	origin->generation = clamp_t(unsigned long, gap, FBK_GAP_MIN_JIFFIES,
+				     FBK_GAP_MAX_JIFFIES);
 }
 
 /* Does @node have a child other than @child with live eligible processes? */
@@ -582,10 +604,10 @@ static bool fbk_spawner(const struct fbk_node *node,
 	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child)) {
 		if (!fbk_young(child, policy))
 			continue;
-		if (!profile->children++ || time_before(child->birth, oldest))
-			oldest = child->birth;
-		if (profile->children == 1 || time_after(child->birth, newest))
-			newest = child->birth;
+		if (!profile->children++ || time_before(child->born_at, oldest))
+			oldest = child->born_at;
+		if (profile->children == 1 || time_after(child->born_at, newest))
+			newest = child->born_at;
 		profile->live_children += !!child->young;
 	}
 	if (policy->trigger == FBK_TRIGGER_OOM)
@@ -597,7 +619,7 @@ static bool fbk_spawner(const struct fbk_node *node,
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
 		return true;
 	/* Still coming: the last child is recent next to how long it took. */
-	spread = max((newest - oldest) / 4, (unsigned long)FBK_GAP_MIN);
+	spread = max((newest - oldest) / 4, (unsigned long)FBK_GAP_MIN_JIFFIES);
 	return !time_after(policy->now, newest + spread);
 }
 

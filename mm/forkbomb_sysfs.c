@@ -1,33 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fork bomb killer: the knobs under /sys/kernel/mm/oom/.
+ * Fork bomb killer: the knobs under /sys/kernel/mm/oom/, all of them.
  *
- * Writes are root only (mode 0644). A value that does not parse, is out of
- * range or has trailing junk is rejected with -EINVAL and the knob keeps
- * its value. Documentation/ABI/testing/sysfs-kernel-mm-oom lists them all.
+ * mm_tracking_* control and count the history (forkbomb.c,
+ * forkbomb_reaper.c), forkbomb_* the killer (forkbomb_kill.c,
+ * forkbomb_forkfail.c). Writes are root only (mode 0644). A value that
+ * does not parse, is out of range or has trailing junk is rejected with
+ * -EINVAL and the knob keeps its value.
+ * Documentation/ABI/testing/sysfs-kernel-mm-oom lists them all.
  */
 
 #include <linux/kernel.h>
 #include <linux/kobject.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/threads.h>
 #include "forkbomb_internal.h"
-
-static struct kobject *fbk_kobj;
-
-/**
- * fbk_sysfs_add_group - add more knobs to /sys/kernel/mm/oom/
- * @group: the attributes
- *
- * Return: 0 or a negative errno.
- */
-int fbk_sysfs_add_group(const struct attribute_group *group)
-{
-	if (!fbk_kobj)
-		return -ENODEV;
-	return sysfs_create_group(fbk_kobj, group);
-}
 
 /**
  * fbk_parse_uint - parse a knob's unsigned value
@@ -131,6 +121,61 @@ static ssize_t mm_tracking_records_dropped_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_records_dropped));
 }
 
+static ssize_t forkbomb_min_descendants_show(struct kobject *kobj,
+					     struct kobj_attribute *attr,
+					     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(fbk_min_descendants));
+}
+
+static ssize_t forkbomb_min_descendants_store(struct kobject *kobj,
+					      struct kobj_attribute *attr,
+					      const char *buf, size_t count)
+{
+	unsigned int min;
+
+	if (fbk_parse_uint(buf, 2, PID_MAX_LIMIT, &min))
+		return -EINVAL;
+	WRITE_ONCE(fbk_min_descendants, min);
+	return count;
+}
+
+static ssize_t forkbomb_triggers_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return fbk_format_triggers(READ_ONCE(fbk_triggers), buf, PAGE_SIZE);
+}
+
+static ssize_t forkbomb_triggers_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	unsigned int mask;
+
+	if (fbk_parse_triggers(buf, &mask))
+		return -EINVAL;
+	WRITE_ONCE(fbk_triggers, mask);
+	return count;
+}
+
+static ssize_t forkbomb_kills_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_kills));
+}
+
+static ssize_t forkbomb_tasks_killed_show(struct kobject *kobj,
+					  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_tasks_killed));
+}
+
+static ssize_t forkbomb_fork_failures_show(struct kobject *kobj,
+					   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&fbk_fork_failures));
+}
+
 static struct kobj_attribute fbk_enabled_attr = __ATTR_RW(mm_tracking_enabled);
 static struct kobj_attribute fbk_interval_attr =
 	__ATTR_RW(mm_tracking_reset_interval_msecs);
@@ -139,6 +184,14 @@ static struct kobj_attribute fbk_max_records_attr =
 	__ATTR_RW(mm_tracking_max_records);
 static struct kobj_attribute fbk_dropped_attr =
 	__ATTR_RO(mm_tracking_records_dropped);
+static struct kobj_attribute fbk_min_descendants_attr =
+	__ATTR_RW(forkbomb_min_descendants);
+static struct kobj_attribute fbk_triggers_attr = __ATTR_RW(forkbomb_triggers);
+static struct kobj_attribute fbk_kills_attr = __ATTR_RO(forkbomb_kills);
+static struct kobj_attribute fbk_tasks_killed_attr =
+	__ATTR_RO(forkbomb_tasks_killed);
+static struct kobj_attribute fbk_fork_failures_attr =
+	__ATTR_RO(forkbomb_fork_failures);
 
 static struct attribute *fbk_attrs[] = {
 	&fbk_enabled_attr.attr,
@@ -146,6 +199,11 @@ static struct attribute *fbk_attrs[] = {
 	&fbk_records_attr.attr,
 	&fbk_max_records_attr.attr,
 	&fbk_dropped_attr.attr,
+	&fbk_min_descendants_attr.attr,
+	&fbk_triggers_attr.attr,
+	&fbk_kills_attr.attr,
+	&fbk_tasks_killed_attr.attr,
+	&fbk_fork_failures_attr.attr,
 	NULL,
 };
 
@@ -155,16 +213,15 @@ static const struct attribute_group fbk_attr_group = {
 
 static int __init fbk_sysfs_init(void)
 {
+	struct kobject *kobj;
 	int err;
 
-	fbk_kobj = kobject_create_and_add("oom", mm_kobj);
-	if (!fbk_kobj)
+	kobj = kobject_create_and_add("oom", mm_kobj);
+	if (!kobj)
 		return -ENOMEM;
-	err = sysfs_create_group(fbk_kobj, &fbk_attr_group);
-	if (err) {
-		kobject_put(fbk_kobj);
-		fbk_kobj = NULL;
-	}
+	err = sysfs_create_group(kobj, &fbk_attr_group);
+	if (err)
+		kobject_put(kobj);
 	return err;
 }
 subsys_initcall(fbk_sysfs_init);

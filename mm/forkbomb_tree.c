@@ -115,7 +115,7 @@ struct fbk_node *fbk_pre_next(struct fbk_node *node, const struct fbk_node *top)
  * @tree: the forest
  * @node: the new record, zeroed
  * @parent: its parent, or NULL to make it a root
- * @birth: its birth time, in jiffies
+ * @born_at: its birth time, in jiffies
  *
  * A record linked below a doomed parent is doomed too, with the same
  * mark: the ordering against fbk_doom() guarantees that a child linked
@@ -124,10 +124,10 @@ struct fbk_node *fbk_pre_next(struct fbk_node *node, const struct fbk_node *top)
  * during it.
  */
 void fbk_link(struct fbk_tree *tree, struct fbk_node *node,
-	      struct fbk_node *parent, unsigned long birth)
+	      struct fbk_node *parent, unsigned long born_at)
 {
 	node->parent = parent;
-	node->birth = birth;
+	node->born_at = born_at;
 	node->nr_mm = 1;
 	INIT_HLIST_HEAD(&node->children);
 	/* Publishes the initialized record to lockless walkers. */
@@ -156,7 +156,7 @@ void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node,
 {
 	if (WARN_ON_ONCE(!node->nr_mm) || --node->nr_mm)
 		return;
-	node->death = (u32)now;
+	node->died_at = (u32)now;
 	if (exited)
 		WRITE_ONCE(node->history, node->history | FBK_EXITED);
 }
