@@ -9,7 +9,7 @@ S := scripts
 
 .PHONY: help deps source apply kernel stock-kernel nofbk-kernel debug-kernel \
 	initramfs system-image check check-quick check-kunit check-debug check-configs \
-	check-system check-mutants series demo demo-system bench clean distclean
+	check-system check-kernel-selftests check-mutants series demo demo-system bench clean distclean
 
 help:
 	@echo 'Fork bomb killer for Linux 6.12 -- targets:'
@@ -23,6 +23,8 @@ help:
 	@echo '  make check-debug   the suite on a KASAN/lockdep/kmemleak kernel booted with'
 	@echo '                     panic_on_warn, failing on any report in the kernel log'
 	@echo '  make check-configs the feature builds warning-free at W=1 in odd configs'
+	@echo '  make check-kernel-selftests  the kernel'"'"'s own cgroup and clone3 selftests'
+	@echo '                     on the stock and the patched kernel, test by test'
 	@echo '  make check-mutants deliberate breakages of the series, each of which the'
 	@echo '                     suite must catch: a table of which tests caught them'
 	@echo '  make check-system  the patched kernel in a Debian 12 guest with systemd:'
@@ -92,6 +94,9 @@ check-system: kernel initramfs system-image
 
 demo-system: kernel stock-kernel initramfs system-image
 	$(S)/demo-system.sh
+
+check-kernel-selftests: kernel stock-kernel initramfs
+	$(S)/check-kernel-selftests.sh
 
 check-mutants: deps
 	$(S)/check-mutants.sh

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the guest's initramfs: busybox-static, the init in scripts/guest/,
-# the statically linked kselftests of the feature (installed the kselftest
-# way, with run_kselftest.sh), the demo/bench scripts, and coreutils'
+# the statically linked kselftests of the feature and the kernel's own
+# cgroup and clone3 kselftests (installed the kselftest way, with
+# run_kselftest.sh), the demo/bench scripts, and coreutils'
 # timeout from Debian (the kselftest runner's time limit) with its
 # libraries. stress-ng and its libraries (about 30 MiB) go to an extra
 # archive that only the boots that need it load (the kernel unpacks
@@ -14,7 +15,7 @@ set -eu
 
 src=${1:-$TREE}
 busybox=/bin/busybox
-"$TOP/scripts/deps.sh" busybox-static coreutils stress-ng
+"$TOP/scripts/deps.sh" busybox-static coreutils stress-ng libcap-dev
 file "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not busybox-static"
 
@@ -23,8 +24,8 @@ ksft=$BUILD/kselftest
 rm -rf "$root" "$ksft"
 mkdir -p "$root"
 
-say "building the forkbomb kselftests (static)"
-make -s -C "$src/tools/testing/selftests" TARGETS=forkbomb \
+say "building the forkbomb, cgroup and clone3 kselftests (static)"
+make -s -C "$src/tools/testing/selftests" TARGETS="forkbomb cgroup clone3" \
 	O="$BUILD/obj/kselftest" KSFT_INSTALL_PATH="$ksft" \
 	CC="gcc -static" install >/dev/null
 
