@@ -3,7 +3,7 @@
 # bookworm with systemd as init, made with mmdebstrap from Debian's
 # archive, on an ext4 image made with mkfs.ext4 -d (no loop mount).
 #
-#   - systemd, dbus, logind (libpam-systemd), util-linux, procps, bash, and
+#   - systemd, udev, dbus, logind (libpam-systemd), util-linux, procps, bash, and
 #     gcc, make and libc6-dev for a real parallel build;
 #   - a user "user" (uid 1000), logged in automatically on the serial
 #     console;
@@ -30,7 +30,7 @@ say "building the Debian 12 guest image with mmdebstrap (about two minutes)"
 rm -rf "$dir/root" "$img"
 mkdir -p "$dir"
 as_root mmdebstrap --variant=minbase --mode=root \
-	--include=systemd-sysv,dbus,libpam-systemd,procps,util-linux,bash,gcc,make,libc6-dev,kmod \
+	--include=systemd-sysv,udev,dbus,libpam-systemd,procps,util-linux,bash,gcc,make,libc6-dev,kmod \
 	--customize-hook="cp -r '$TOP/scripts/system/image/.' \"\$1/\"" \
 	--customize-hook='chroot "$1" useradd -m -u 1000 -s /bin/bash user' \
 	--customize-hook='chroot "$1" systemctl enable forkbomb-test.service' \
