@@ -160,24 +160,27 @@ static void chain_bomb(long kib)
 	}
 }
 
-static volatile sig_atomic_t go;
-
-static void on_usr1(int sig)
+/* Wait for SIGUSR1; one sent before we got here stays pending. */
+static void wait_usr1(void)
 {
-	go = 1;
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigwait(&set, &sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 /* An older process that, once told, forks idle children without end. */
 static void spawner(long kib)
 {
-	signal(SIGUSR1, on_usr1);
-	while (!go)
-		pause();
+	wait_usr1();
 	for (;;) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			signal(SIGUSR1, SIG_DFL);
 			touch(kib);
 			for (;;)
 				pause();
@@ -210,9 +213,7 @@ static void userbomb(uid_t uid)
 	struct rlimit rl = { 200, 200 };
 
 	if (fork() == 0) {
-		signal(SIGUSR1, on_usr1);
-		while (!go)
-			pause();
+		wait_usr1();
 		if (fork() == 0)
 			for (;;)
 				pause();
@@ -272,7 +273,7 @@ static void compile(long mib)
 static void build(char *self, int jobs, long mib)
 {
 	char arg[32];
-	char *argv[] = { self, "compile", arg, NULL };
+	char *const argv[] = { self, "compile", arg, NULL };
 	int running = 0;
 
 	snprintf(arg, sizeof(arg), "%ld", mib);

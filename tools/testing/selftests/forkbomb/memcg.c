@@ -38,7 +38,7 @@ FIXTURE_TEARDOWN(memcg)
 }
 
 static void start_outsider(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(memcg) *self)
+			   struct _test_data_memcg *self)
 {
 	const char *const idle[] = { "/bin/sleep", "1000", NULL };
 

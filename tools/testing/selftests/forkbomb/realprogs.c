@@ -75,7 +75,7 @@ FIXTURE_VARIANT_ADD(realprog, bounded_shell_job_nproc_user) {
 
 static int enter_as_user(void *arg)
 {
-	const FIXTURE_VARIANT(realprog) *variant = arg;
+	const struct _fixture_variant_realprog *variant = arg;
 	struct rlimit rl = { variant->nproc, variant->nproc };
 
 	if (setrlimit(RLIMIT_NPROC, &rl) || setgid(USER_UID) || setuid(USER_UID))
@@ -85,7 +85,7 @@ static int enter_as_user(void *arg)
 
 struct enter_args {
 	struct test_cgroup *cg;
-	const FIXTURE_VARIANT(realprog) *variant;
+	const struct _fixture_variant_realprog *variant;
 };
 
 static int enter(void *arg)

@@ -82,7 +82,8 @@ TEST_F_TIMEOUT(stress, no_kill_while_victims_exit, 900)
 		ASSERT_GT(read_text(DRY_RUN, buf, sizeof(buf)), 0);
 		v = strstr(buf, "verdict ");
 		ASSERT_NE(NULL, v);
-		sscanf(v, "verdict %31s", verdict);
+		v += strlen("verdict ");
+		snprintf(verdict, sizeof(verdict), "%.*s", (int)strcspn(v, "\n"), v);
 		EXPECT_STREQ("wait", verdict);
 	}
 	ASSERT_LE(0, wait_empty(&self->run.cg, start, 120, 1000));
@@ -148,11 +149,8 @@ TEST_F_TIMEOUT(stress, twenty_bombs, 900)
 	idle = knob_long("mm_tracking_records");
 	for (i = 0; i < 20; i++) {
 		/* Every other bomb runs out of threads long before memory. */
-		if (i % 2) {
-			ASSERT_EQ(0, limit_threads(&self->run.saved, 150));
-		} else {
-			ASSERT_EQ(0, write_text(THREADS_MAX, threads_max));
-		}
+		ASSERT_EQ(0, i % 2 ? limit_threads(&self->run.saved, 150) :
+				     write_text(THREADS_MAX, threads_max));
 		ASSERT_EQ(0, one_bomb(&self->run, modes[i % 4], "1024"))
 			TH_LOG("bomb %d (%s%s) was not killed", i + 1, modes[i % 4],
 			       i % 2 ? ", threads-max" : "");
