@@ -5,8 +5,8 @@
   parse-results.py kselftest RESULTS_LOG           kselftest TAP (run_kselftest.sh)
 
 Prints "PASSED FAILED SKIPPED SKIPPED_NAMES FAILED_NAMES" on stdout (the
-names comma-separated, or "-"; KUnit's failures are not named); the name of every test that did not pass goes to
-stderr, with the lines the test logged. No results at all count nothing:
+names comma-separated, or "-"; KUnit's failures are not named); the name
+of every test that did not pass goes to stderr, with the lines the test logged. No results at all count nothing:
 the caller compares what ran with what it planned.
 """
 import os
