@@ -46,7 +46,7 @@ for p in patches/*.patch; do
 		echo "$k" >> "$manifest"
 	done
 	patch -s -p1 -d "$stage" --forward --batch --no-backup-if-mismatch -r - < "$p" ||
-		die "$p does not apply to Linux $(make -s -C "$TREE" kernelversion)"
+		die "$p does not apply to Linux $(make -s --no-print-directory -C "$TREE" kernelversion)"
 done
 
 # Reset whatever differs from pristine and is not part of the series

@@ -11,7 +11,7 @@ set -eu
 if [ -n "${KERNEL_SRC:-}" ]; then
 	[ -f "$KERNEL_SRC/Makefile" ] || die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree"
 	src=$(cd "$KERNEL_SRC" && pwd)
-	id="dir $src $(make -s -C "$src" kernelversion 2>/dev/null)"
+	id="dir $src $(make -s --no-print-directory -C "$src" kernelversion 2>/dev/null)"
 else
 	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1 || true)
 	if [ -z "$tarball" ]; then
@@ -38,7 +38,7 @@ else
 	tar -xf "$tarball" -C "$TREE" --strip-components=1
 fi
 [ ! -f "$TREE/.config" ] || die "the source tree is configured (has .config); run 'make mrproper' in it"
-version=$(make -s -C "$TREE" kernelversion)
+version=$(make -s --no-print-directory -C "$TREE" kernelversion)
 case $version in
 6.12.*|6.12) ;;
 *) die "this series is for Linux 6.12, the source is $version" ;;

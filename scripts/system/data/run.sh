@@ -102,8 +102,9 @@ end_session() {
 	nap 1
 }
 
-# Tasks in cgroup directory $1 and below (no fork).
-tasks_in() { value "$1/pids.current"; }
+# Tasks in cgroup directory $1 and below (no fork); 0 once systemd has
+# removed the directory of a unit whose tasks are all gone.
+tasks_in() { if [ -d "$1" ]; then value "$1/pids.current"; else echo 0; fi; }
 
 # Watch the bomb in cgroup $1 (keeping $2 tasks of its own) until it is
 # gone for 3 s or the window ends; sample for the demo. Sets recovered
