@@ -31,7 +31,9 @@ for name in $names; do
 	log=$mut/$name.log
 	status=0
 	make -C "$src" BUILD="$mut/build" check-quick > "$log" 2>&1 || status=$?
-	caught=$(sed -n 's/^ *FAIL \([^ ]*\).*/\1/p' "$log" | sort -u | tr '\n' ' ')
+	caught=$(sed -n -e 's/^ *FAIL boot \([^:]*\):.*/boot:\1/p' \
+		-e 's/^ *FAIL \([^ ]*\).*/\1/p' \
+		-e 's/^ *\[FAILED\] \([^ =]*\)$/kunit:\1/p' "$log" | sort -u | tr '\n' ' ')
 	if [ "$status" != 0 ] && [ -n "$caught" ]; then
 		printf '%-20s caught by  %s\n' "$name" "$caught" >> "$table"
 	elif [ "$status" != 0 ]; then
