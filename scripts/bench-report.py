@@ -26,17 +26,19 @@ report.append('Guests under QEMU TCG. Fork and exec costs: 1 vCPU with `-icount 
               '(the guest clock counts instructions); each round times N operations.\n')
 
 # 1. overhead
-report.append('## Fork and exec cost\n')
 per_kernel = {}
 for k in ('patched', 'nofbk', 'stock'):
     per_kernel[k] = lines('overhead-%s.txt' % k)
+if any(per_kernel.values()):
+    report.append('## Fork and exec cost\n')
 for kind, what in (('fork', 'fork+exit+wait'), ('exec', 'fork+exec+exit+wait')):
     rows = [r for r in per_kernel['patched'] if r.get('kind') == kind and 'round' in r]
     rounds = sorted({(r.get('boot', '1'), int(r['round'])) for r in rows})
     ratios = []
-    report.append('### %s, tracking on vs off in the same boot\n' % what)
-    report.append('| boot | round | off (ns/op) | on (ns/op) | on/off |')
-    report.append('|---:|---:|---:|---:|---:|')
+    if rounds:
+        report.append('### %s, tracking on vs off in the same boot\n' % what)
+        report.append('| boot | round | off (ns/op) | on (ns/op) | on/off |')
+        report.append('|---:|---:|---:|---:|---:|')
     for b, n in rounds:
         this = [r for r in rows if r.get('boot', '1') == b and int(r['round']) == n]
         off = [float(r['ns_per_op']) for r in this if r['tracking'] == 'off']
@@ -83,10 +85,10 @@ for kind, what in (('fork', 'fork+exit+wait'), ('exec', 'fork+exec+exit+wait')):
                           m[('patched', 'on')] / stock))
 
 # 2. records
-report.append('## History memory and scan time\n')
 recs = [r for r in lines('records.txt') if r.get('kind') == 'records']
 scans = [r for r in lines('records.txt') if r.get('kind') == 'scan']
 if recs:
+    report.append('## History memory and scan time\n')
     report.append('| processes forked (all exited) | records | object size | slab size | memory | scan (median of 5) |')
     report.append('|---:|---:|---:|---:|---:|---:|')
     total = 0
@@ -117,7 +119,7 @@ for r in lines('precision.txt'):
     ex, rec = float(r['exhausted']), float(r['recovered'])
     fbk = '-' if r['fbk_kills'] == '-1' else '%s (%s)' % (r['fbk_kills'], r['fbk_tasks'])
     if r['kind'] == 'bomb':
-        after = 'never (within %s s of start)' % 'the window' if rec < 0 else \
+        after = 'never (within the window)' if rec < 0 else \
             '%.1f s' % max(rec - max(ex, 0), 0)
         if r['kernel'] == 'patched':
             bombs += 1

@@ -12,11 +12,14 @@
 #     OOM killer's victims; whether the program's parent lives).
 #
 # Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
-# cover letter). BOOTS, ROUNDS, FORKS, EXECS, WINDOW and CASES tune it.
+# cover letter). PARTS (default "overhead records precision") picks the
+# parts; BOOTS, ROUNDS, FORKS, EXECS, WINDOW and CASES tune them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 boots=${BOOTS:-2} rounds=${ROUNDS:-12} forks=${FORKS:-1500} execs=${EXECS:-300} window=${WINDOW:-30}
+parts=${PARTS:-overhead records precision}
+part() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 out=$BUILD/bench
 rm -rf "$out"
 mkdir -p "$out"
@@ -25,6 +28,7 @@ icount="-icount shift=0,sleep=off"
 # Two boots per kernel, interleaved: one boot and the next of the same
 # kernel can differ by a few per cent, so comparisons across kernels take
 # the median of all rounds of both.
+part overhead || boots=0
 say "1/3 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
 for pass in $(seq "$boots"); do
 	for k in patched nofbk stock; do
@@ -37,14 +41,17 @@ for pass in $(seq "$boots"); do
 	done
 done
 
-say "2/3 records and scan time after 10,000 and 100,000 processes"
-"$TOP/scripts/run-qemu.sh" bench-records script:bench -m 1G -c 2 -t 1800 \
-	-a "fbk.bench=records kunit.enable=0"
-grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
+if part records; then
+	say "2/3 records and scan time after 10,000 and 100,000 processes"
+	"$TOP/scripts/run-qemu.sh" bench-records script:bench -m 1G -c 2 -t 1800 \
+		-a "fbk.bench=records kunit.enable=0"
+	grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
+fi
 
 # Each case: its guest's memory, and the extra archive it needs.
 cases=${CASES:-"c shell exec setsid chain spawner burst typed threads-c threads-spawner
 	browser build workers prefork-hog stress-ng-fork nproc-job stress-ng-nproc"}
+part precision || cases=
 say "3/3 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
 for c in $cases; do
 	mem=256M extra=
