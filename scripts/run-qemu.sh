@@ -91,6 +91,11 @@ if ! grep -q '^FBK-END' "$results" 2>/dev/null; then
 	say "boot $name: the guest stopped before finishing (${took}s; see $console)"
 	exit 1
 fi
+seen=$(sed -n 's/^FBK-CPUS \([0-9]*\).*/\1/p' "$results" | head -n 1)
+if [ "$seen" != "$cpus" ]; then
+	say "boot $name: the guest brought up ${seen:-an unknown number of} CPUs, not $cpus"
+	exit 1
+fi
 guest_rc=$(sed -n 's/^FBK-END rc=\([0-9]*\).*/\1/p' "$results" | tail -n 1)
 if [ "${guest_rc:-1}" != 0 ]; then
 	say "boot $name: done in ${took}s, $run failed (status $guest_rc)"

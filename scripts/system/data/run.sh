@@ -322,6 +322,7 @@ restart_storm() {
 scenario_restart_storm() { busy restart-storm restart_storm; }
 
 # --- main ---
+echo "FBK-CPUS $(nproc)" >&3
 echo "FBK-BEGIN system:$scenarios" >&3
 log "kernel $(uname -r), $([ "$patched" = 1 ] && echo patched || echo stock), $(nproc) CPUs, $(free -m | awk '/Mem:/ {print $2}') MiB, threads-max $(cat /proc/sys/kernel/threads-max)"
 log "systemd $(systemctl --version | head -n 1), $(systemctl is-system-running)"
