@@ -130,6 +130,8 @@ watch_bomb() {
 		nap 0.25
 	done
 	left=$(( $(tasks_in "$cg") - keep ))
+	# A session process of its own that ended meanwhile is not "-1 left".
+	[ "$left" -ge 0 ] || left=0
 }
 
 # What the kernel and systemd said about it.
