@@ -13,7 +13,8 @@
 #
 # Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
 # cover letter). PARTS (default "overhead records precision") picks the
-# parts; BOOTS, ROUNDS, FORKS, EXECS, WINDOW and CASES tune them.
+# parts; BOOTS, ROUNDS, FORKS, EXECS, WINDOW, CASES and KERNELS (of the
+# precision table: "stock patched") tune them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -59,7 +60,7 @@ for c in $cases; do
 	threads-*) mem=2G ;;
 	stress-ng-*) mem=512M extra="-x stress" ;;
 	esac
-	for k in stock patched; do
+	for k in ${KERNELS:-stock patched}; do
 		image=$BUILD/bzImage
 		[ "$k" = stock ] && image=$BUILD/bzImage-stock
 		# shellcheck disable=SC2086
