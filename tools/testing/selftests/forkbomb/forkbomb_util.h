@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -267,15 +268,20 @@ static inline void stop_child(pid_t pid)
 
 /*
  * A bystander: an ordinary process (oom_score_adj 0) that sleeps and
- * wakes, keeps a little memory, and lives on.
+ * wakes, keeps a little memory, and lives on; but not past the test that
+ * started it, whose stdout it holds open.
  */
 static inline pid_t spawn_bystander(void)
 {
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	char *mem;
 
 	if (pid)
 		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
 	set_oom_score_adj(0);
 	mem = malloc(256 << 10);
 	for (;;) {
