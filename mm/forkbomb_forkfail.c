@@ -22,7 +22,8 @@
  *
  * A spawner (one process forking children that stay) is only killed once
  * it keeps failing: a bounded job that hits its limit stops after a few
- * failed forks, a runaway spawner does not (fbk_spawner_confirmed()).
+ * failed forks, a runaway spawner does not (fbk_spawner_confirmed()). Its
+ * failures are noted as they happen, whichever task runs the scans.
  */
 
 #include <linux/cgroup.h>
@@ -37,58 +38,36 @@
 #include <linux/user_namespace.h>
 #include "forkbomb_internal.h"
 
-/* Scans after a kill or an undecided one come soon, after none less so. */
+/* Scans after a kill or while a spawner is watched come soon, else less so. */
 #define FBK_RETRY_SOON_JIFFIES		(HZ / 20)
 #define FBK_RETRY_IDLE_JIFFIES		HZ
-/*
- * A spawner must still be failing this long after it was first seen, and
- * must not have paused for longer than the gap meanwhile.
- */
-#define FBK_SPAWNER_CONFIRM_JIFFIES	(HZ / 4)
-#define FBK_SPAWNER_GAP_JIFFIES		(HZ / 2)
 
 static unsigned long fbk_next_scan_at = INITIAL_JIFFIES;
 /* Forks have kept failing since @fbk_exhausted_at, last at @fbk_failed_at. */
 static unsigned long fbk_exhausted_at = INITIAL_JIFFIES;
 static unsigned long fbk_failed_at = INITIAL_JIFFIES;
 
-/* The spawner seen failing (oom_lock). */
-static struct {
-	pid_t tgid;
-	u64 start_time;
-	unsigned long since;		/* jiffies */
-	unsigned long last_seen;	/* jiffies */
-	bool watching;			/* the last scan saw it */
-} fbk_suspect;
+/* The spawner the scans found, and whether it keeps failing. */
+static struct fbk_spawner_watch fbk_spawner_watch;
+/* The last scan found a spawner (oom_lock). */
+static bool fbk_spawner_watched;
 
 /**
- * fbk_spawner_confirmed - is the failing task a spawner that keeps failing?
+ * fbk_spawner_confirmed - does the spawner a scan found keep failing?
  * @top: the spawner's record, as the scan found it
  *
- * The first time the failing task is the spawner, it is noted; it is
- * confirmed when it still fails FBK_SPAWNER_CONFIRM_JIFFIES later, without a
- * pause longer than FBK_SPAWNER_GAP_JIFFIES in between.
+ * Whichever task runs the scan: the forks that fail in the spawner itself
+ * are noted by __forkbomb_fork_failed() (a wide bomb whose first process
+ * filled the limit with children has them all failing too, and one of
+ * them runs most scans). See fbk_spawner_watch_confirm().
  *
  * Context: oom_lock and fbk_history_rwsem held, in the failing fork.
  * Return: true when the spawner may be killed.
  */
 bool fbk_spawner_confirmed(const struct fbk_node *top)
 {
-	struct task_struct *leader = current->group_leader;
-	unsigned long now = jiffies;
-
-	if (!current->mm || fbk_mm_node(current->mm) != top)
-		return false;
-	if (fbk_suspect.tgid != current->tgid ||
-	    fbk_suspect.start_time != leader->start_time ||
-	    time_after(now, fbk_suspect.last_seen + FBK_SPAWNER_GAP_JIFFIES)) {
-		fbk_suspect.tgid = current->tgid;
-		fbk_suspect.start_time = leader->start_time;
-		fbk_suspect.since = now;
-	}
-	fbk_suspect.last_seen = now;
-	fbk_suspect.watching = true;
-	return !time_before(now, fbk_suspect.since + FBK_SPAWNER_CONFIRM_JIFFIES);
+	fbk_spawner_watched = true;
+	return fbk_spawner_watch_confirm(&fbk_spawner_watch, top, jiffies);
 }
 
 /* The pids cgroup that stops the current task's forks, with a reference. */
@@ -129,6 +108,10 @@ void __forkbomb_fork_failed(void)
 			WRITE_ONCE(fbk_exhausted_at, now);
 		WRITE_ONCE(fbk_failed_at, now);
 	}
+	/* current->mm is stable in current; the record is only compared. */
+	if (current->mm)
+		fbk_spawner_watch_failed(&fbk_spawner_watch,
+					 fbk_mm_node(current->mm), now);
 	if (!(READ_ONCE(fbk_triggers) & FBK_TRIGGER_FORK_FAIL) ||
 	    time_before(jiffies, READ_ONCE(fbk_next_scan_at)) ||
 	    (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
@@ -147,10 +130,10 @@ void __forkbomb_fork_failed(void)
 		       rlimit(RLIMIT_NPROC);
 	if (!scope.by_uid)
 		scope.pids_cgroup = fbk_pids_cgroup_at_limit();
-	fbk_suspect.watching = false;
+	fbk_spawner_watched = false;
 	result = fbk_scan_and_kill(&scope);
 	fbk_pids_cgroup_put(scope.pids_cgroup);
-	retry = result == FBK_RESULT_NONE && !fbk_suspect.watching ?
+	retry = result == FBK_RESULT_NONE && !fbk_spawner_watched ?
 		FBK_RETRY_IDLE_JIFFIES : FBK_RETRY_SOON_JIFFIES;
 	WRITE_ONCE(fbk_next_scan_at, jiffies + retry);
 unlock:

@@ -323,6 +323,32 @@ const char *fbk_shape_name(enum fbk_shape shape);
 void fbk_doom(const struct fbk_choice *choice, u8 mark);
 void fbk_undoom(const struct fbk_choice *choice);
 
+/**
+ * struct fbk_spawner_watch - is a spawner found when fork failed still failing?
+ * @top: the spawner's record, as the last scan that found one saw it; only
+ *       compared, never dereferenced
+ * @failing: a fork of a process of @top failed since it was found
+ * @failing_since: when its forks began to fail without a pause, in jiffies
+ * @failed_at: when one failed last
+ *
+ * A scan that finds a spawner sets @top (fbk_spawner_watch_confirm()); the
+ * failed forks of its processes are noted as they happen
+ * (fbk_spawner_watch_failed()), whichever task runs the next scan. The
+ * fields are read and written without a lock: a race can only delay a
+ * confirmation, see fbk_spawner_watch_failed().
+ */
+struct fbk_spawner_watch {
+	const struct fbk_node *top;
+	bool failing;
+	unsigned long failing_since;
+	unsigned long failed_at;
+};
+
+void fbk_spawner_watch_failed(struct fbk_spawner_watch *watch,
+			      const struct fbk_node *node, unsigned long now);
+bool fbk_spawner_watch_confirm(struct fbk_spawner_watch *watch,
+			       const struct fbk_node *top, unsigned long now);
+
 /*
  * The kernel glue (forkbomb.c and the files after it), not used by the
  * pure logic above.

@@ -788,6 +788,27 @@ static void shape_exec_bomb(struct sim *s)
 			nodes[count++] = sim_spawn(s, nodes[i], t, 16);
 }
 
+/*
+ * The same bomb at threads-max 150 on two CPUs: its first process filled
+ * the table with children before they were through exec, so they fail to
+ * fork from the start; a few got one fork in. When fork failed, it is a
+ * spawner (the failure path waits for it to keep failing).
+ */
+static void shape_wide_exec_bomb(struct sim *s)
+{
+	struct fbk_node *bomb, *child;
+	int i;
+
+	s->policy.exhausted_at = NOW - MS(300);
+	sim_start(s, NOW - MS(400), &bomb);
+	for (i = 0; i < 140; i++) {
+		child = sim_spawn(s, bomb, NOW - MS(400) + MS(2 * i), 1);
+		if (i < 10)
+			sim_spawn(s, child, NOW - MS(300), 1);
+	}
+	s->top = bomb;
+}
+
 /* Every bomb process forks a child that setsid()s, forks the next and exits. */
 static void shape_setsid_bomb(struct sim *s)
 {
@@ -1156,6 +1177,8 @@ static const struct shape_case shape_cases[] = {
 	  true, FBK_SHAPE_TREE },
 	{ "typed_shell_bomb", shape_typed_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "exec_bomb", shape_exec_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "wide_exec_bomb_fork_fail", shape_wide_exec_bomb, FBK_TRIGGER_FORK_FAIL,
+	  true, FBK_SHAPE_SPAWNER },
 	{ "setsid_bomb", shape_setsid_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "chain_bomb", shape_chain_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_CHAIN },
 	{ "burst_bomb", shape_burst_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
@@ -1343,11 +1366,61 @@ static void forkbomb_score_young_since(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fbk_young_since(&fork_fail, b), window);
 }
 
+/*
+ * When fork failed, a spawner is killed once its own forks have kept
+ * failing for 250 ms since a scan found it, without a pause over 500 ms,
+ * whichever task runs the scans; the failures of other records (its
+ * children's) do not count.
+ */
+static void forkbomb_score_spawner_watch(struct kunit *test)
+{
+	struct fbk_node *nodes = kunit_kcalloc(test, 2, sizeof(*nodes), GFP_KERNEL);
+	struct fbk_spawner_watch watch = {};
+	struct fbk_node *spawner, *child;
+	unsigned long t = NOW, start;
+
+	KUNIT_ASSERT_NOT_NULL(test, nodes);
+	spawner = &nodes[0];
+	child = &nodes[1];
+	/* Found: watched from now on. */
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	/* Only its children fail, for a second: not confirmed. */
+	for (; t < NOW + SECS(1); t += MS(10)) {
+		fbk_spawner_watch_failed(&watch, child, t);
+		fbk_spawner_watch_failed(&watch, NULL, t);
+	}
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	/* It fails itself every 10 ms: not yet after 200 ms, after 300 ms. */
+	for (start = t; t < start + MS(200); t += MS(10))
+		fbk_spawner_watch_failed(&watch, spawner, t);
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	for (; t < start + MS(300); t += MS(10))
+		fbk_spawner_watch_failed(&watch, spawner, t);
+	KUNIT_EXPECT_TRUE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	/* It stopped: no longer 600 ms later; failing again, it starts over. */
+	t += MS(600);
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	fbk_spawner_watch_failed(&watch, spawner, t);
+	t += MS(10);
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	/* A shell that retries after 1, 2 and 4 s: never confirmed. */
+	for (start = t; t < start + SECS(7); t++) {
+		if (t == start || t == start + SECS(1) || t == start + SECS(3))
+			fbk_spawner_watch_failed(&watch, spawner, t);
+		KUNIT_EXPECT_FALSE(test,
+				   fbk_spawner_watch_confirm(&watch, spawner, t));
+	}
+	/* Another spawner found: what the first one did does not count. */
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, child, t));
+	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, child, t + MS(10)));
+}
+
 static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE_PARAM(forkbomb_score_shape, shape_gen_params),
 	KUNIT_CASE(forkbomb_score_threshold),
 	KUNIT_CASE(forkbomb_score_fork_fail_share),
 	KUNIT_CASE(forkbomb_score_spawner_stopped),
+	KUNIT_CASE(forkbomb_score_spawner_watch),
 	KUNIT_CASE(forkbomb_score_young_since),
 	{}
 };

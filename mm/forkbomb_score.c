@@ -87,6 +87,12 @@
 #define FBK_DEAD_LEAF_SHARE	4
 #define FBK_CHAIN_GENERATIONS	32
 #define FBK_SPAWNER_MIN		64
+/*
+ * When fork failed, a spawner must keep failing this long after it was
+ * found, without a pause longer than the gap.
+ */
+#define FBK_SPAWNER_CONFIRM_JIFFIES	(HZ / 4)
+#define FBK_SPAWNER_GAP_JIFFIES		(HZ / 2)
 
 static const struct {
 	const char *name;
@@ -694,6 +700,70 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		return 2 * (u64)choice->profile.mass >= policy->total_mass;
 	return !choice->profile.oom_group &&
 	       (u64)choice->profile.mass >= 2 * (u64)policy->max_mass;
+}
+
+/**
+ * fbk_spawner_watch_failed - a fork failed: note it if the spawner's
+ * @watch: the spawner watched
+ * @node: the record of the task whose fork failed (may be NULL)
+ * @now: the time, in jiffies
+ *
+ * Lockless, from every failed fork. A task that reads @watch->top just
+ * before a scan switches to another spawner may note its failure for the
+ * new one, once: the new spawner then counts as failing from that moment,
+ * and is confirmed on a failure of its own within FBK_SPAWNER_GAP_JIFFIES
+ * that comes at least FBK_SPAWNER_CONFIRM_JIFFIES later.
+ */
+void fbk_spawner_watch_failed(struct fbk_spawner_watch *watch,
+			      const struct fbk_node *node, unsigned long now)
+{
+	if (!node || node != READ_ONCE(watch->top))
+		return;
+	if (!READ_ONCE(watch->failing) ||
+	    time_after(now, READ_ONCE(watch->failed_at) + FBK_SPAWNER_GAP_JIFFIES))
+		WRITE_ONCE(watch->failing_since, now);
+	WRITE_ONCE(watch->failed_at, now);
+	/* Pairs with smp_rmb() in fbk_spawner_watch_confirm(). */
+	smp_wmb();
+	WRITE_ONCE(watch->failing, true);
+}
+
+/**
+ * fbk_spawner_watch_confirm - may the spawner a scan found be killed?
+ * @watch: the spawner watched
+ * @top: the spawner's record, as the scan found it
+ * @now: the time, in jiffies
+ *
+ * A bounded job that hits its limit stops forking after a few failures (a
+ * shell retries with growing pauses), a runaway spawner does not. The
+ * first time @top is found, it is watched from then on. It is confirmed
+ * once its own processes' forks have failed for FBK_SPAWNER_CONFIRM_JIFFIES
+ * without a pause longer than FBK_SPAWNER_GAP_JIFFIES, the last one no
+ * longer than that ago; the failures of its children do not count (a
+ * bomb's children are killed with it, a bounded job's children may be
+ * failing for reasons of their own).
+ *
+ * Context: the scans are serialized (oom_lock).
+ * Return: true when the spawner keeps failing.
+ */
+bool fbk_spawner_watch_confirm(struct fbk_spawner_watch *watch,
+			       const struct fbk_node *top, unsigned long now)
+{
+	unsigned long since, failed_at;
+
+	if (READ_ONCE(watch->top) != top) {
+		WRITE_ONCE(watch->failing, false);
+		WRITE_ONCE(watch->top, top);
+		return false;
+	}
+	if (!READ_ONCE(watch->failing))
+		return false;
+	/* Pairs with smp_wmb() in fbk_spawner_watch_failed(). */
+	smp_rmb();
+	since = READ_ONCE(watch->failing_since);
+	failed_at = READ_ONCE(watch->failed_at);
+	return !time_after(now, failed_at + FBK_SPAWNER_GAP_JIFFIES) &&
+	       !time_before(failed_at, since + FBK_SPAWNER_CONFIRM_JIFFIES);
 }
 
 /**
