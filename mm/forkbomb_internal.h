@@ -334,8 +334,9 @@ void fbk_undoom(const struct fbk_choice *choice);
  * A scan that finds a spawner sets @top (fbk_spawner_watch_confirm()); the
  * failed forks of its processes are noted as they happen
  * (fbk_spawner_watch_failed()), whichever task runs the next scan. The
- * fields are read and written without a lock: a race can only delay a
- * confirmation, see fbk_spawner_watch_failed().
+ * fields are read and written without a lock: a race can at worst let a
+ * failure of the spawner watched before count as the start of the new
+ * one's, see fbk_spawner_watch_failed().
  */
 struct fbk_spawner_watch {
 	const struct fbk_node *top;
