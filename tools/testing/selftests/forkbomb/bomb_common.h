@@ -17,8 +17,13 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include "forkbomb_util.h"
+
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK	0x40000000
+#endif
 
 #define REPORT		"forkbomb: "
 #define CG_ROOT		"/sys/fs/cgroup/"
@@ -279,10 +284,20 @@ static inline int make_room(struct saved_settings *saved)
  */
 #define OLD_MS		11000
 
-/* Protect the test process itself, and adopt the orphans of what it starts. */
+/*
+ * Protect the test process itself, and adopt the orphans of what it starts.
+ * Out of the OOM killer's reach, and on the CPU whenever it wakes: the
+ * lowest real-time priority, so that a guest thrashing under a bomb that
+ * was not killed cannot keep the test from failing, by its own deadline,
+ * with a name (it mostly sleeps). What it forks from now on is an ordinary
+ * process again (SCHED_RESET_ON_FORK).
+ */
 static inline int protect_self(void)
 {
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) ||
+	    sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
 		return -1;
 	return set_oom_score_adj(-1000);
 }
