@@ -5,12 +5,12 @@
  * On a machine with plenty of memory a fork bomb never reaches OOM: fork
  * starts failing with -EAGAIN once kernel.threads-max, kernel.pid_max or
  * the user's RLIMIT_NPROC is exhausted, and stays so. copy_process() tells
- * us (forkbomb_fork_failed()), and the failing task runs the same scan as
- * the OOM path right there, weighing subtrees by processes instead of
- * memory, and kills the bomb the same way. Running in the failing task
- * needs no other thread, which could not be created now, and no CPU to
- * come free behind thousands of runnable bomb processes: the kill comes
- * within the failed fork.
+ * us (forkbomb_fork_failed()), and the failing task has the same scan as
+ * the OOM path run right there, weighing subtrees by processes instead of
+ * memory, and the bomb killed the same way. That needs no thread to be
+ * created, which could not be now, and no CPU to come free behind
+ * thousands of runnable bomb processes (the scan runs in the real-time
+ * fbk_killer thread): the kill comes within the failed fork.
  *
  * When the user is over RLIMIT_NPROC, only that user's processes are
  * scored and killed; when the task's pids cgroup (or one above it) is at
@@ -61,7 +61,8 @@ static bool fbk_spawner_watched;
  * filled the limit with children has them all failing too, and one of
  * them runs most scans). See fbk_spawner_watch_confirm().
  *
- * Context: oom_lock and fbk_history_rwsem held, in the failing fork.
+ * Context: fbk_history_rwsem held, on behalf of the failing fork, which
+ * holds oom_lock.
  * Return: true when the spawner may be killed.
  */
 bool fbk_spawner_confirmed(const struct fbk_node *top)

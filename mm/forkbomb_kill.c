@@ -27,17 +27,25 @@
  * done with interrupts off: the walks of the forest hold only
  * fbk_history_rwsem for reading (forks and exits go on and link records
  * meanwhile), the walks of the processes hold rcu_read_lock() for
- * FBK_TASK_BATCH processes at a time. They do not offer the CPU: see
- * fbk_walk_processes().
+ * FBK_TASK_BATCH processes at a time.
+ *
+ * The scan and the kill run in a kernel thread, fbk_killer, at the lowest
+ * real-time priority, on behalf of the task that ran out, which waits for
+ * it (holding oom_lock). Being real-time, the thread gets a CPU at once,
+ * however many processes a bomb keeps runnable, and it offers the CPU
+ * between batches of processes to real-time tasks only: ordinary tasks,
+ * the bomb's among them, wait until it is done. See fbk_walk_processes().
  */
 
 #define pr_fmt(fmt) "forkbomb: " fmt
 
 #include <linux/cgroup.h>
 #include <linux/cred.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/forkbomb.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/memcontrol.h>
@@ -52,6 +60,7 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/swap.h>
+#include <linux/wait.h>
 #include "internal.h"
 #include "forkbomb_internal.h"
 
@@ -206,16 +215,20 @@ static unsigned long fbk_task_weight(struct task_struct *p, struct mm_struct *mm
  * rcu_read_lock(), in the order of their pids, so that the walk resumes
  * where it stopped. @walk->visit returns false to end the walk.
  *
- * It does not offer the CPU between batches: a fork bomb keeps thousands
- * of tasks runnable, and a scan that lets one run waits for a whole round
- * of them (measured under TCG with 1,500: 8 ms for a scan that did not,
- * 2-10 s for one that did once; a kill took 0.5-1.4 s, and 11-26 s when it
- * offered the CPU between batches), while the bomb forks on. The OOM
- * killer's own walk does not either.
+ * In fbk_killer, a real-time thread, it offers the CPU between batches: a
+ * real-time task waits for one batch at most (256 processes: about 4 ms
+ * under TCG, where a walk of 100,000 takes 0.2-1.5 s). An ordinary task
+ * must not: a fork bomb keeps thousands of tasks runnable, and a walk
+ * that lets one run waits for a whole round of them (measured under TCG
+ * with 1,500: a scan of 8 ms took 2-10 s when it yielded once, a kill of
+ * 0.5-1.4 s took 11-26 s when it yielded between batches), while the bomb
+ * forks on. So the fallback (no thread) and the debugfs dry run do not,
+ * as the OOM killer's own walk does not.
  */
 struct fbk_process_walk {
 	bool (*visit)(struct task_struct *p, void *data);
 	void *data;
+	bool may_yield;
 };
 
 static void fbk_walk_processes(const struct fbk_process_walk *walk)
@@ -239,6 +252,8 @@ static void fbk_walk_processes(const struct fbk_process_walk *walk)
 			}
 		}
 		rcu_read_unlock();
+		if (walk->may_yield)
+			cond_resched();
 	} while (pid);
 }
 
@@ -247,6 +262,14 @@ struct fbk_scan_ctx {
 	struct fbk_policy *policy;
 	bool pending;
 };
+
+/* The kernel thread that scans and kills (see fbk_scan_and_kill()). */
+static struct task_struct *fbk_killer;
+
+static bool fbk_in_killer(void)
+{
+	return current == fbk_killer;
+}
 
 /* Report one live process to the scan; stop when a victim is pending. */
 static bool fbk_scan_task(struct task_struct *p, void *data)
@@ -296,7 +319,9 @@ static bool fbk_scan_tasks(const struct fbk_scope *scope,
 			   struct fbk_policy *policy)
 {
 	struct fbk_scan_ctx ctx = { .scope = scope, .policy = policy };
-	struct fbk_process_walk walk = { .visit = fbk_scan_task, .data = &ctx };
+	struct fbk_process_walk walk = {
+		.visit = fbk_scan_task, .data = &ctx, .may_yield = fbk_in_killer(),
+	};
 
 	fbk_walk_processes(&walk);
 	return !ctx.pending;
@@ -328,6 +353,9 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 	struct mm_struct *mm;
 	bool reap = false;
 
+	/* Killed already (by an earlier pass, mostly): not worth the lock. */
+	if (fbk_dying(p))
+		return true;
 	t = find_lock_task_mm(p);
 	if (!t)
 		return true;
@@ -392,7 +420,9 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 	struct fbk_kill_ctx ctx = {
 		.scope = scope, .choice = choice, .mark = mark, .report = report,
 	};
-	struct fbk_process_walk walk = { .visit = fbk_kill_task, .data = &ctx };
+	struct fbk_process_walk walk = {
+		.visit = fbk_kill_task, .data = &ctx, .may_yield = fbk_in_killer(),
+	};
 	int pass;
 
 	for (pass = 0; pass < FBK_KILL_PASSES; pass++) {
@@ -465,7 +495,7 @@ static void fbk_report(const struct fbk_scope *scope,
  * @policy: filled in with what the scan saw
  * @choice: the verdict
  *
- * Context: oom_lock and fbk_history_rwsem held.
+ * Context: fbk_history_rwsem held, and oom_lock by the task that ran out.
  * Return: FBK_RESULT_WAIT while victims of an earlier kill are exiting,
  * else FBK_RESULT_KILLED when @choice is a fork bomb (not killed yet),
  * else FBK_RESULT_NONE.
@@ -474,7 +504,6 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 				struct fbk_policy *policy,
 				struct fbk_choice *choice)
 {
-	lockdep_assert_held(&oom_lock);
 	lockdep_assert_held(&fbk_history_rwsem);
 	memset(policy, 0, sizeof(*policy));
 	memset(choice, 0, sizeof(*choice));
@@ -493,30 +522,20 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 	return FBK_RESULT_KILLED;
 }
 
-/**
- * fbk_scan_and_kill - find a fork bomb and kill all of it
- * @scope: the trigger and the processes it concerns
- *
- * Allocates nothing; linear in records and processes. Holds
- * fbk_history_rwsem for reading and rcu_read_lock() for FBK_TASK_BATCH
- * processes at a time: other CPUs keep forking and exiting meanwhile.
- *
- * Context: process context, oom_lock held.
- * Return: FBK_RESULT_KILLED when a fork bomb was killed, FBK_RESULT_WAIT
- * when the victims of an earlier kill are still exiting, else
- * FBK_RESULT_NONE.
+/*
+ * Find a fork bomb and kill all of it, in fbk_killer or, without it, in
+ * the task that ran out. Allocates nothing; linear in records and
+ * processes. Holds fbk_history_rwsem for reading and rcu_read_lock() for
+ * FBK_TASK_BATCH processes at a time: other CPUs keep forking and exiting
+ * meanwhile.
  */
-enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope)
+static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 {
 	struct fbk_report report = {};
 	struct fbk_policy policy;
 	struct fbk_choice choice;
 	enum fbk_result result;
 	u64 start;
-
-	lockdep_assert_held(&oom_lock);
-	if (!fbk_tracking())
-		return FBK_RESULT_NONE;
 
 	start = ktime_get_ns();
 	/*
@@ -550,6 +569,67 @@ enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope)
 	atomic_long_add(report.tasks, &fbk_tasks_killed);
 	fbk_report(scope, &report, &choice);
 	return FBK_RESULT_KILLED;
+}
+
+/*
+ * fbk_killer: the kernel thread that scans and kills on behalf of the task
+ * that holds oom_lock. One request at a time: oom_lock serialises them.
+ */
+static const struct fbk_scope *fbk_killer_scope;
+static enum fbk_result fbk_killer_result;
+static DECLARE_WAIT_QUEUE_HEAD(fbk_killer_wait);
+static DECLARE_COMPLETION(fbk_killer_done);
+
+static int fbk_killer_fn(void *unused)
+{
+	sched_set_fifo_low(current);
+	for (;;) {
+		wait_event_idle(fbk_killer_wait, READ_ONCE(fbk_killer_scope));
+		fbk_killer_result = __fbk_scan_and_kill(fbk_killer_scope);
+		WRITE_ONCE(fbk_killer_scope, NULL);
+		complete(&fbk_killer_done);
+	}
+	return 0;
+}
+
+static int __init fbk_killer_init(void)
+{
+	struct task_struct *t = kthread_run(fbk_killer_fn, NULL, "fbk_killer");
+
+	if (IS_ERR(t)) {
+		pr_warn("no killer thread (%ld): scans run in the task that ran out\n",
+			PTR_ERR(t));
+		return 0;
+	}
+	fbk_killer = t;
+	return 0;
+}
+subsys_initcall(fbk_killer_init);
+
+/**
+ * fbk_scan_and_kill - find a fork bomb and kill all of it
+ * @scope: the trigger and the processes it concerns; stays valid until
+ *	the call returns (the scan runs in fbk_killer meanwhile)
+ *
+ * Context: process context, oom_lock held. Sleeps until fbk_killer is
+ * done (uninterruptibly: the caller is often in the bomb, and is killed
+ * by the scan it waits for).
+ * Return: FBK_RESULT_KILLED when a fork bomb was killed, FBK_RESULT_WAIT
+ * when the victims of an earlier kill are still exiting, else
+ * FBK_RESULT_NONE.
+ */
+enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope)
+{
+	lockdep_assert_held(&oom_lock);
+	if (!fbk_tracking())
+		return FBK_RESULT_NONE;
+	if (!fbk_killer)
+		return __fbk_scan_and_kill(scope);
+	reinit_completion(&fbk_killer_done);
+	WRITE_ONCE(fbk_killer_scope, scope);
+	wake_up(&fbk_killer_wait);
+	wait_for_completion(&fbk_killer_done);
+	return fbk_killer_result;
 }
 
 /**
