@@ -21,6 +21,7 @@
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/spinlock_types.h>
 #include <linux/types.h>
 #include <linux/uidgid_types.h>
@@ -99,6 +100,7 @@ struct fbk_node {
 struct fbk_tree {
 	struct hlist_head roots;
 	unsigned long nr_records;
+	bool may_yield;		/* a scan's walks may offer the CPU */
 };
 
 /* Tree maintenance: forkbomb_tree.c. The caller serializes writers. */
@@ -320,8 +322,8 @@ struct fbk_choice {
 bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		struct fbk_choice *choice);
 const char *fbk_shape_name(enum fbk_shape shape);
-void fbk_doom(const struct fbk_choice *choice, u8 mark);
-void fbk_undoom(const struct fbk_choice *choice);
+void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice, u8 mark);
+void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice);
 
 /**
  * struct fbk_spawner_watch - is a spawner found when fork failed still failing?
@@ -367,6 +369,19 @@ struct rw_semaphore;
  */
 #define FBK_BATCH		1024
 #define FBK_TASK_BATCH		256
+
+/*
+ * Every FBK_BATCH records, a walk of a scan offers the CPU when @tree
+ * allows it: in the killer thread, which only real-time tasks preempt
+ * (see fbk_walk_processes()). The walks of the children of one record in
+ * fbk_choose() do not: all of them together visit each record once.
+ */
+static inline void fbk_walk_pause(const struct fbk_tree *tree,
+				  unsigned int *visited)
+{
+	if (tree->may_yield && !(++*visited % FBK_BATCH))
+		cond_resched();
+}
 
 extern spinlock_t fbk_lock;
 extern struct rw_semaphore fbk_history_rwsem;

@@ -546,6 +546,7 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 	 */
 	if (!down_read_trylock(&fbk_history_rwsem))
 		down_read(&fbk_history_rwsem);
+	fbk_tree.may_yield = fbk_in_killer();
 	result = fbk_scan(scope, &policy, &choice);
 	if (result == FBK_RESULT_KILLED && choice.shape == FBK_SHAPE_SPAWNER &&
 	    scope->confirm_spawner && !fbk_spawner_confirmed(choice.top))
@@ -553,12 +554,13 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 	if (result == FBK_RESULT_KILLED) {
 		report.scan_ns = ktime_get_ns() - start;
 		fbk_doom_mark = fbk_doom_mark % U8_MAX + 1;
-		fbk_doom(&choice, fbk_doom_mark);
+		fbk_doom(&fbk_tree, &choice, fbk_doom_mark);
 		fbk_kill_doomed(scope, &choice, fbk_doom_mark, &report);
-		fbk_undoom(&choice);
+		fbk_undoom(&fbk_tree, &choice);
 		fbk_last_kill_at = jiffies;
 		report.kill_ns = ktime_get_ns() - start - report.scan_ns;
 	}
+	fbk_tree.may_yield = false;
 	up_read(&fbk_history_rwsem);
 
 	if (result != FBK_RESULT_KILLED)

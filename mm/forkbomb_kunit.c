@@ -300,7 +300,7 @@ static void forkbomb_tree_doom_and_undoom(struct kunit *test)
 	spared = add(test, &tree, bomb, SEC(1));
 	other = add(test, &tree, shell, SEC(1));
 	choice.top = bomb;
-	fbk_doom(&choice, 7);
+	fbk_doom(&tree, &choice, 7);
 	KUNIT_EXPECT_EQ(test, bomb->doomed, 7);
 	KUNIT_EXPECT_EQ(test, child->doomed, 7);
 	KUNIT_EXPECT_EQ(test, shell->doomed, 0);
@@ -316,7 +316,7 @@ static void forkbomb_tree_doom_and_undoom(struct kunit *test)
 	 */
 	bomb->flags |= FBK_KILLED;
 	child->flags |= FBK_KILLED;
-	fbk_undoom(&choice);
+	fbk_undoom(&tree, &choice);
 	KUNIT_EXPECT_EQ(test, bomb->doomed, 7);
 	KUNIT_EXPECT_EQ(test, child->doomed, 7);
 	KUNIT_EXPECT_EQ(test, spared->doomed, 0);
@@ -341,12 +341,12 @@ static void forkbomb_tree_doom_spared_top(struct kunit *test)
 	half2->flags |= FBK_BOMB;
 	choice.top = shell;
 	choice.spared = true;
-	fbk_doom(&choice, 1);
+	fbk_doom(&tree, &choice, 1);
 	KUNIT_EXPECT_EQ(test, shell->doomed, 0);
 	KUNIT_EXPECT_EQ(test, job->doomed, 0);
 	KUNIT_EXPECT_EQ(test, half1->doomed, 1);
 	KUNIT_EXPECT_EQ(test, g->doomed, 1);
-	fbk_undoom(&choice);
+	fbk_undoom(&tree, &choice);
 	KUNIT_EXPECT_EQ(test, g->doomed, 0);
 }
 
@@ -376,7 +376,7 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nodes[1].mass, n - 1);
 
 	choice.top = &nodes[1];
-	fbk_doom(&choice, 1);
+	fbk_doom(&tree, &choice, 1);
 	KUNIT_EXPECT_EQ(test, nodes[n - 1].doomed, 1);
 	KUNIT_EXPECT_EQ(test, nodes[0].doomed, 0);
 
@@ -1255,7 +1255,7 @@ static void forkbomb_score_shape(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->choice.spared, s->spared);
 
 	/* What the kill would take: never the survivors. */
-	fbk_doom(&s->choice, 1);
+	fbk_doom(&s->tree, &s->choice, 1);
 	for (i = 0; i < ARRAY_SIZE(s->survivors); i++)
 		if (s->survivors[i])
 			KUNIT_EXPECT_EQ_MSG(test, s->survivors[i]->doomed, 0,

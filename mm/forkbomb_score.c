@@ -194,12 +194,14 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info)
  */
 void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 {
+	unsigned int visited = 0;
 	struct fbk_node *node;
 	unsigned long age;
 
 	if (births)
 		memset(births->count, 0, sizeof(births->count));
 	for (node = fbk_first_root(tree); node; node = fbk_pre_next(node, NULL)) {
+		fbk_walk_pause(tree, &visited);
 		node->tasks = 0;
 		node->young = 0;
 		node->mass = 0;
@@ -308,10 +310,12 @@ void fbk_account_oom_group(struct fbk_node *node)
 void fbk_aggregate(struct fbk_tree *tree)
 {
 	struct fbk_node *node = fbk_first_root(tree), *parent;
+	unsigned int visited = 0;
 
 	if (node)
 		node = fbk_post_first(node);
 	for (; node; node = fbk_post_next(node, NULL)) {
+		fbk_walk_pause(tree, &visited);
 		parent = node->parent;
 		if (!parent)
 			continue;
@@ -528,12 +532,13 @@ static void fbk_profile_visit(struct fbk_node *node, const struct fbk_node *top,
  * on to the next sibling, else back up. @depth follows the path, so it is
  * taken back on the way up.
  */
-static void fbk_profile_subtree(struct fbk_node *top,
+static void fbk_profile_subtree(const struct fbk_tree *tree,
+				struct fbk_node *top,
 				const struct fbk_policy *policy,
 				struct fbk_profile *profile)
 {
 	struct fbk_node *node = top, *next;
-	unsigned int depth = 0;
+	unsigned int depth = 0, visited = 0;
 
 	profile->tasks += top->tasks;
 	profile->young += top->young;
@@ -552,11 +557,13 @@ static void fbk_profile_subtree(struct fbk_node *top,
 		if (!next)
 			return;
 		node = next;
+		fbk_walk_pause(tree, &visited);
 		fbk_profile_visit(node, top, policy, &depth, profile);
 	}
 }
 
-static void fbk_profile(const struct fbk_choice *choice,
+static void fbk_profile(const struct fbk_tree *tree,
+			const struct fbk_choice *choice,
 			const struct fbk_policy *policy,
 			struct fbk_profile *profile)
 {
@@ -564,13 +571,13 @@ static void fbk_profile(const struct fbk_choice *choice,
 
 	memset(profile, 0, sizeof(*profile));
 	if (!choice->spared) {
-		fbk_profile_subtree(choice->top, policy, profile);
+		fbk_profile_subtree(tree, choice->top, policy, profile);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_profile_subtree(child, policy, profile);
+			fbk_profile_subtree(tree, child, policy, profile);
 }
 
 static bool fbk_multiplies(const struct fbk_profile *profile,
@@ -677,7 +684,7 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 	} else {
 		choice->top = fbk_climb(young_top, policy, origin.generation);
 	}
-	fbk_profile(choice, policy, &choice->profile);
+	fbk_profile(tree, choice, policy, &choice->profile);
 
 	if (!fbk_multiplies(&choice->profile, policy, &choice->shape)) {
 		if (!fbk_spawner(young_top, policy, &spawner))
@@ -685,7 +692,7 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		choice->shape = FBK_SHAPE_SPAWNER;
 		choice->top = young_top;
 		choice->spared = false;
-		fbk_profile(choice, policy, &choice->profile);
+		fbk_profile(tree, choice, policy, &choice->profile);
 		choice->profile.children = spawner.children;
 		choice->profile.live_children = spawner.live_children;
 		/* Its children stay; a stress test's or a server's come and go. */
@@ -785,11 +792,14 @@ const char *fbk_shape_name(enum fbk_shape shape)
 }
 
 /* Mark @top's subtree doomed; see fbk_link() for the ordering. */
-static void fbk_doom_subtree(struct fbk_node *top, u8 mark)
+static void fbk_doom_subtree(const struct fbk_tree *tree,
+			     struct fbk_node *top, u8 mark)
 {
 	struct fbk_node *node = top;
+	unsigned int visited = 0;
 
 	do {
+		fbk_walk_pause(tree, &visited);
 		WRITE_ONCE(node->doomed, mark);
 		/* Pairs with smp_mb() in fbk_link(); orders the read of children. */
 		smp_mb();
@@ -799,31 +809,35 @@ static void fbk_doom_subtree(struct fbk_node *top, u8 mark)
 
 /**
  * fbk_doom - mark the bomb's records as being killed
+ * @tree: the forest
  * @choice: the verdict of fbk_choose()
  * @mark: this kill's mark, not 0; the kill takes the processes whose
  *        record bears it, so a mark left by an earlier kill is ignored
  *
  * Walks the subtrees concurrently with fbk_link(): see there.
  */
-void fbk_doom(const struct fbk_choice *choice, u8 mark)
+void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice, u8 mark)
 {
 	struct fbk_node *child;
 
 	if (!choice->spared) {
-		fbk_doom_subtree(choice->top, mark);
+		fbk_doom_subtree(tree, choice->top, mark);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_doom_subtree(child, mark);
+			fbk_doom_subtree(tree, child, mark);
 }
 
-static void fbk_undoom_subtree(struct fbk_node *top)
+static void fbk_undoom_subtree(const struct fbk_tree *tree,
+			       struct fbk_node *top)
 {
+	unsigned int visited = 0;
 	struct fbk_node *node;
 
 	for (node = top; node; node = fbk_pre_next(node, top)) {
+		fbk_walk_pause(tree, &visited);
 		if (!(node->flags & FBK_KILLED))
 			WRITE_ONCE(node->doomed, 0);
 	}
@@ -831,6 +845,7 @@ static void fbk_undoom_subtree(struct fbk_node *top)
 
 /**
  * fbk_undoom - forget the doom of the records whose processes were spared
+ * @tree: the forest
  * @choice: the verdict the kill followed
  *
  * A process of a doomed record that was not killed (out of scope,
@@ -838,16 +853,16 @@ static void fbk_undoom_subtree(struct fbk_node *top)
  * Records whose processes were killed (FBK_KILLED) stay doomed: their
  * processes are exiting, and a fork they started fails.
  */
-void fbk_undoom(const struct fbk_choice *choice)
+void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice)
 {
 	struct fbk_node *child;
 
 	if (!choice->spared) {
-		fbk_undoom_subtree(choice->top);
+		fbk_undoom_subtree(tree, choice->top);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_undoom_subtree(child);
+			fbk_undoom_subtree(tree, child);
 }

@@ -28,6 +28,7 @@ void fbk_tree_init(struct fbk_tree *tree)
 {
 	INIT_HLIST_HEAD(&tree->roots);
 	tree->nr_records = 0;
+	tree->may_yield = false;
 }
 
 struct fbk_node *fbk_first_child(const struct fbk_node *node)
