@@ -7,7 +7,7 @@ export KERNEL_SRC
 
 S := scripts
 
-.PHONY: help deps source apply kernel stock-kernel nofbk-kernel debug-kernel \
+.PHONY: help deps source apply kernel stock-kernel nofbk-kernel debug-kernel bench-kernel lockstat-kernel \
 	initramfs system-image check check-quick check-kunit check-debug check-configs \
 	check-system check-kernel-selftests check-mutants series demo demo-system bench clean distclean
 
@@ -34,9 +34,13 @@ help:
 	@echo '                     side, in the Debian guest ($$(BUILD)/demo-system/)'
 	@echo '  make series        the patch series with a cover letter in $$(BUILD)/series/,'
 	@echo '                     checkpatch --strict clean, git am tested on a fresh tree'
-	@echo '  make bench         fork overhead, recovery times, scorer cost ($$(BUILD)/bench/)'
+	@echo '  make bench         fork overhead, recovery times, scorer cost, a bomb of'
+	@echo '                     100,000 processes in a 14 GiB guest, lock contention'
+	@echo '                     ($$(BUILD)/bench/; PARTS= picks parts, see bench.sh)'
 	@echo '  make kernel        the patched test kernel at $$(BUILD)/bzImage'
 	@echo '  make stock-kernel  the same config without the series at $$(BUILD)/bzImage-stock'
+	@echo '  make bench-kernel  the test kernel plus the irqsoff tracer ($$(BUILD)/bzImage-bench)'
+	@echo '  make lockstat-kernel  the test kernel plus CONFIG_LOCK_STAT ($$(BUILD)/bzImage-lockstat)'
 	@echo '  make initramfs     the test guest userland at $$(BUILD)/initramfs.cpio.gz'
 	@echo '  make system-image  the Debian 12 guest image (mmdebstrap) at $$(BUILD)/system/'
 	@echo '  make apply         lay the series into the kernel tree $$(BUILD)/linux'
@@ -67,6 +71,12 @@ nofbk-kernel: apply
 
 debug-kernel: apply
 	$(S)/build-kernel.sh debug
+
+bench-kernel: apply
+	$(S)/build-kernel.sh bench
+
+lockstat-kernel: apply
+	$(S)/build-kernel.sh lockstat
 
 initramfs: apply
 	$(S)/build-initramfs.sh
@@ -108,7 +118,7 @@ series: apply
 demo: kernel stock-kernel initramfs
 	$(S)/demo.sh
 
-bench: kernel stock-kernel nofbk-kernel initramfs
+bench: kernel stock-kernel nofbk-kernel bench-kernel lockstat-kernel initramfs
 	$(S)/bench.sh
 
 clean:

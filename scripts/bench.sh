@@ -10,6 +10,13 @@
 #     the first exhaustion to recovered, processes left) and busy programs
 #     that are not bombs (fork bomb kills, which must be 0; the ordinary
 #     OOM killer's victims; whether the program's parent lives).
+#  4. a big bomb: 100,000 processes (BIGBOMB) at threads-max in a 14 GiB
+#     guest on 2 vCPUs, on the bench kernel (irqsoff tracer), with tracking
+#     on and, as the baseline, off (the bomb then removed by cgroup.kill):
+#     recovery, scan and kill times, the longest interrupts-off section,
+#     a real-time probe's and a bystander's worst latencies.
+#  5. locks: a fork+exit storm on 2 vCPUs on the CONFIG_LOCK_STAT kernel,
+#     tracking on and off: the feature's locks next to tasklist_lock.
 #
 # Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
 # cover letter). PARTS (default "overhead records precision") picks the
@@ -19,7 +26,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 boots=${BOOTS:-2} rounds=${ROUNDS:-12} forks=${FORKS:-1500} execs=${EXECS:-300} window=${WINDOW:-30}
-parts=${PARTS:-overhead records precision}
+parts=${PARTS:-overhead records precision bigbomb locks}
 part() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 out=$BUILD/bench
 rm -rf "$out"
@@ -30,7 +37,7 @@ icount="-icount shift=0,sleep=off"
 # kernel can differ by a few per cent, so comparisons across kernels take
 # the median of all rounds of both.
 part overhead || boots=0
-say "1/3 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
+say "1/5 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
 for pass in $(seq "$boots"); do
 	for k in patched nofbk stock; do
 		image=$BUILD/bzImage
@@ -43,7 +50,7 @@ for pass in $(seq "$boots"); do
 done
 
 if part records; then
-	say "2/3 records and scan time after 10,000 and 100,000 processes"
+	say "2/5 records and scan time after 10,000, 100,000 and 1,000,000 processes"
 	"$TOP/scripts/run-qemu.sh" bench-records script:bench -m 1G -c 2 -t 1800 \
 		-a "fbk.bench=records kunit.enable=0"
 	grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
@@ -53,7 +60,7 @@ fi
 cases=${CASES:-"c shell exec setsid chain spawner burst typed threads-c threads-spawner
 	browser build workers prefork-hog stress-ng-fork nproc-job stress-ng-nproc"}
 part precision || cases=
-say "3/3 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
+say "3/5 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
 for c in $cases; do
 	mem=256M extra=
 	case $c in
@@ -71,6 +78,25 @@ for c in $cases; do
 			echo "PRECISION case=$c kernel=$k failed=1" >> "$out/precision.txt"
 	done
 done
+
+if part bigbomb; then
+	n=${BIGBOMB:-100000}
+	for tracking in on off; do
+		say "4/5 a bomb of $n processes, tracking $tracking (a 14 GiB guest; the bomb grows for minutes under TCG)"
+		"$TOP/scripts/run-qemu.sh" "bench-bigbomb-$tracking" script:bench -k "$BUILD/bzImage-bench" \
+			-m 14G -c 2 -t 1800 \
+			-a "fbk.bench=bigbomb fbk.bomb=$n fbk.tracking=$tracking fbk.window=900 kunit.enable=0" || true
+		grep '^BIGBOMB' "$BUILD/logs/bench-bigbomb-$tracking.results" >> "$out/bigbomb.txt" ||
+			echo "BIGBOMB tracking=$tracking failed=1" >> "$out/bigbomb.txt"
+	done
+fi
+
+if part locks; then
+	say "5/5 lock statistics of a fork+exit storm, tracking on and off (CONFIG_LOCK_STAT kernel)"
+	"$TOP/scripts/run-qemu.sh" bench-locks script:bench -k "$BUILD/bzImage-lockstat" -m 1G -c 2 -t 1800 \
+		-a "fbk.bench=locks fbk.forks=${LOCK_FORKS:-3000} kunit.enable=0"
+	grep '^BENCH' "$BUILD/logs/bench-locks.results" > "$out/locks.txt"
+fi
 
 python3 "$TOP/scripts/bench-report.py" "$out"
 cat "$out/report.md"

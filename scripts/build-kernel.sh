@@ -6,6 +6,8 @@
 #   stock    the pristine tree, same base config          -> $BUILD/bzImage-stock
 #   nofbk    the series applied, CONFIG_FORKBOMB_KILLER=n  -> $BUILD/bzImage-nofbk
 #   debug    patched + KASAN, lockdep, kmemleak, ...       -> $BUILD/bzImage-debug
+#   bench    patched + the irqsoff tracer (make bench)     -> $BUILD/bzImage-bench
+#   lockstat patched + CONFIG_LOCK_STAT (make bench)       -> $BUILD/bzImage-lockstat
 #
 # The tree must be prepared first (scripts/apply.sh; scripts/stock-tree.sh).
 # EXTRA_CONFIG names one more fragment to merge last.
@@ -19,6 +21,8 @@ patched) src=$TREE; frags="$cfg/base.config $cfg/forkbomb.config"; out=bzImage ;
 stock)   src=$STOCK_TREE; frags="$cfg/base.config"; out=bzImage-stock ;;
 nofbk)   src=$TREE; frags="$cfg/base.config"; out=bzImage-nofbk ;;
 debug)   src=$TREE; frags="$cfg/base.config $cfg/forkbomb.config $cfg/debug.config"; out=bzImage-debug ;;
+bench)   src=$TREE; frags="$cfg/base.config $cfg/forkbomb.config $cfg/bench.config"; out=bzImage-bench ;;
+lockstat) src=$TREE; frags="$cfg/base.config $cfg/forkbomb.config $cfg/lockstat.config"; out=bzImage-lockstat ;;
 *) die "unknown kernel flavour '$flavour'" ;;
 esac
 [ -z "${EXTRA_CONFIG:-}" ] || frags="$frags $EXTRA_CONFIG"
@@ -36,8 +40,10 @@ cat $frags > "$obj/fragment.new"
 if [ ! -f "$obj/.config" ] || ! cmp -s "$obj/fragment.new" "$obj/fragment.config"; then
 	say "configuring the $flavour kernel (allnoconfig + $(echo "$frags" | xargs -n1 basename | xargs))"
 	KCONFIG_ALLCONFIG="$obj/fragment.new" kmake -s allnoconfig >/dev/null
-	# Every option a fragment asks for must have survived Kconfig.
-	bad=$(grep -h '^CONFIG_' $frags | while IFS= read -r line; do
+	# Every option a fragment asks for must have survived Kconfig (where
+	# fragments disagree, the last one's value).
+	bad=$(grep -h '^CONFIG_' $frags | awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = n++ }
+		END { for (k in v) print o[k] "\t" v[k] }' | sort -n | cut -f2 | while IFS= read -r line; do
 		opt=${line%%=*} val=${line#*=}
 		case $val in
 		n) if grep -q "^$opt=" "$obj/.config"; then echo "$opt (wanted n)"; fi ;;

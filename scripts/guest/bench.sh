@@ -1,13 +1,18 @@
 # One boot of `make bench`, run by the guest's init (busybox sh):
 #   fbk.bench=overhead fbk.rounds=R fbk.forks=N fbk.execs=M
 #   fbk.bench=records
-what=overhead rounds=20 forks=1500 execs=300
+#   fbk.bench=bigbomb fbk.bomb=N fbk.tracking=on|off fbk.window=S
+#   fbk.bench=locks fbk.forks=N
+what=overhead rounds=20 forks=1500 execs=300 bomb=100000 tracking=on window=600
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	fbk.bench=*) what=${arg#fbk.bench=} ;;
 	fbk.rounds=*) rounds=${arg#fbk.rounds=} ;;
 	fbk.forks=*) forks=${arg#fbk.forks=} ;;
 	fbk.execs=*) execs=${arg#fbk.execs=} ;;
+	fbk.bomb=*) bomb=${arg#fbk.bomb=} ;;
+	fbk.tracking=*) tracking=${arg#fbk.tracking=} ;;
+	fbk.window=*) window=${arg#fbk.window=} ;;
 	esac
 done
 echo "BENCH-KERNEL $(uname -r) $([ -d /sys/kernel/mm/oom ] && echo patched || echo stock) cpus=$(nproc)"
@@ -19,5 +24,12 @@ overhead)
 records)
 	/usr/bin/fbk_bench records 10000
 	/usr/bin/fbk_bench records 90000
+	/usr/bin/fbk_bench records 900000
+	;;
+bigbomb)
+	/usr/bin/fbk_bigbomb "$bomb" "$tracking" "$window"
+	;;
+locks)
+	/usr/bin/fbk_bench locks "$forks"
 	;;
 esac

@@ -7,6 +7,10 @@
  *   fbk_bench records N          fork a tree of N processes that exit, then
  *                                report the records, their memory and the
  *                                time of a scan (debugfs dry run)
+ *   fbk_bench locks N            (a CONFIG_LOCK_STAT kernel) one process
+ *                                per CPU, each N x (fork, exit, wait), with
+ *                                tracking on and then off: /proc/lock_stat
+ *                                for the feature's locks and tasklist_lock
  *
  * With the fork bomb killer present, every round of fork and exec measures
  * tracking disabled and enabled back to back, in alternating order
@@ -99,6 +103,91 @@ static void records(long n)
 		       dry_run_value("scan_ns"));
 }
 
+/* The lock classes of the table: the feature's, and what fork and exit take. */
+static const char *const lock_classes[] = {
+	"fbk_lock", "fbk_history_rwsem", "fbk_mutex", "oom_lock",
+	"tasklist_lock", "pidmap_lock", "css_set_lock",
+};
+
+/* Print /proc/lock_stat's line for each class of lock_classes[]. */
+static void lock_stat_print(const char *tracking)
+{
+	static const char *const cols[] = {
+		"con_bounces", "contentions", "wait_min_us", "wait_max_us",
+		"wait_total_us", "wait_avg_us", "acq_bounces", "acquisitions",
+		"hold_min_us", "hold_max_us", "hold_total_us", "hold_avg_us",
+	};
+	char line[512], name[128];
+	unsigned int i, c;
+	FILE *f = fopen("/proc/lock_stat", "r");
+
+	if (!f) {
+		perror("/proc/lock_stat");
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *p;
+		size_t len;
+
+		if (!colon || sscanf(line, " %127[^:]", name) != 1)
+			continue;
+		len = strlen(name);
+		for (i = 0; i < sizeof(lock_classes) / sizeof(lock_classes[0]); i++) {
+			size_t n = strlen(lock_classes[i]);
+
+			if (!strncmp(name, lock_classes[i], n) &&
+			    (len == n || (len == n + 2 && name[n] == '-')))
+				break;
+		}
+		if (i == sizeof(lock_classes) / sizeof(lock_classes[0]))
+			continue;
+		printf("BENCH kind=lockstat tracking=%s class=%s", tracking, name);
+		p = colon + 1;
+		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			char *end;
+			double v = strtod(p, &end);
+
+			if (end == p)
+				break;
+			printf(" %s=%.2f", cols[c], v);
+			p = end;
+		}
+		printf("\n");
+	}
+	fclose(f);
+}
+
+/* One process per CPU, each @n x (fork, exit, wait), under lock_stat. */
+static void locks(long n)
+{
+	int cpus = sysconf(_SC_NPROCESSORS_ONLN), r, c;
+	static const char *const order[] = { "on", "off" };
+
+	for (r = 0; r < 2; r++) {
+		const char *tracking = order[r];
+		double start;
+
+		knob_set("mm_tracking_enabled",
+			 strcmp(tracking, "on") ? "disabled" : "enabled");
+		write_text("/proc/lock_stat", "0");
+		write_text("/proc/sys/kernel/lock_stat", "1");
+		start = now_s();
+		for (c = 0; c < cpus; c++) {
+			if (fork() == 0) {
+				measure("fork", n);
+				_exit(0);
+			}
+		}
+		while (wait(NULL) > 0)
+			;
+		write_text("/proc/sys/kernel/lock_stat", "0");
+		printf("BENCH kind=lockstorm tracking=%s cpus=%d forks=%ld seconds=%.2f\n",
+		       tracking, cpus, n * cpus, now_s() - start);
+		lock_stat_print(tracking);
+	}
+	knob_set("mm_tracking_enabled", "enabled");
+}
+
 int main(int argc, char **argv)
 {
 	self = argv[0];
@@ -113,6 +202,10 @@ int main(int argc, char **argv)
 		records(atol(argv[2]));
 		return 0;
 	}
-	fprintf(stderr, "usage: fbk_bench fork|exec ROUNDS N | records N\n");
+	if (argc > 2 && !strcmp(argv[1], "locks")) {
+		locks(atol(argv[2]));
+		return 0;
+	}
+	fprintf(stderr, "usage: fbk_bench fork|exec ROUNDS N | records N | locks N\n");
 	return 2;
 }
