@@ -540,9 +540,10 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 	start = ktime_get_ns();
 	/*
 	 * Not down_read() first: its might_sleep() is a preemption point
-	 * (PREEMPT_VOLUNTARY), where the task that ran out of memory, whose
-	 * time slice is spent, would wait for a round of the bomb's runnable
-	 * processes (seconds) before the scan begins.
+	 * (PREEMPT_VOLUNTARY), where the task that ran out of memory (without
+	 * the killer thread), whose time slice is spent, would wait for a
+	 * round of the bomb's runnable processes (seconds) before the scan
+	 * begins.
 	 */
 	if (!down_read_trylock(&fbk_history_rwsem))
 		down_read(&fbk_history_rwsem);
@@ -582,11 +583,17 @@ static enum fbk_result fbk_killer_result;
 static DECLARE_WAIT_QUEUE_HEAD(fbk_killer_wait);
 static DECLARE_COMPLETION(fbk_killer_done);
 
+static bool fbk_killer_has_work(void)
+{
+	/* The scope is filled in: pairs with fbk_scan_and_kill()'s release. */
+	return smp_load_acquire(&fbk_killer_scope);
+}
+
 static int fbk_killer_fn(void *unused)
 {
 	sched_set_fifo_low(current);
 	for (;;) {
-		wait_event_idle(fbk_killer_wait, READ_ONCE(fbk_killer_scope));
+		wait_event_idle(fbk_killer_wait, fbk_killer_has_work());
 		fbk_killer_result = __fbk_scan_and_kill(fbk_killer_scope);
 		WRITE_ONCE(fbk_killer_scope, NULL);
 		complete(&fbk_killer_done);
@@ -628,7 +635,8 @@ enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope)
 	if (!fbk_killer)
 		return __fbk_scan_and_kill(scope);
 	reinit_completion(&fbk_killer_done);
-	WRITE_ONCE(fbk_killer_scope, scope);
+	/* After the caller filled in @scope: see fbk_killer_has_work(). */
+	smp_store_release(&fbk_killer_scope, scope);
 	wake_up(&fbk_killer_wait);
 	wait_for_completion(&fbk_killer_done);
 	return fbk_killer_result;
