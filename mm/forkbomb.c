@@ -171,8 +171,12 @@ void __forkbomb_mm_release(struct mm_struct *mm)
 
 	spin_lock(&fbk_lock);
 	node = fbk_mm_node(mm);
-	if (node)
+	if (node) {
+		/* A victim of a kill is on its way: see fbk_victim_pending(). */
+		if (READ_ONCE(node->doomed))
+			atomic_long_inc(&fbk_victims_gone);
 		fbk_node_put(&fbk_tree, node, jiffies, exited);
+	}
 	WRITE_ONCE(mm->fbk_node, NULL);
 	spin_unlock(&fbk_lock);
 }

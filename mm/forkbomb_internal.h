@@ -458,6 +458,7 @@ extern unsigned int fbk_triggers;
 extern unsigned int fbk_min_descendants;
 extern atomic_long_t fbk_kills;
 extern atomic_long_t fbk_tasks_killed;
+extern atomic_long_t fbk_victims_gone;
 enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope);
 
 /* forkbomb_forkfail.c */

@@ -67,7 +67,10 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/forkbomb.h>
 
-/* How long victims of a kill that were not OOM victims are waited for. */
+/*
+ * Victims of a kill that were not OOM victims are waited for as long as
+ * one of them releases its memory every so often.
+ */
 #define FBK_VICTIM_WAIT_JIFFIES		(5 * HZ)
 /* Victims of one kill given memory reserves and the OOM reaper. */
 #define FBK_RESERVE_VICTIMS		64
@@ -78,11 +81,17 @@ unsigned int fbk_triggers = FBK_TRIGGERS_ALL;
 unsigned int fbk_min_descendants = 10;
 atomic_long_t fbk_kills = ATOMIC_LONG_INIT(0);
 atomic_long_t fbk_tasks_killed = ATOMIC_LONG_INIT(0);
+/* Address spaces of doomed records released (fbk_lock, or atomic). */
+atomic_long_t fbk_victims_gone = ATOMIC_LONG_INIT(0);
 /* When the live records were born, for the scan (oom_lock). */
 static struct fbk_births fbk_births;
-/* The last kill: its mark and time (oom_lock). */
+/*
+ * The last kill: its mark, and when it or the last exit of one of its
+ * victims (fbk_victims_gone) was seen (oom_lock).
+ */
 static u8 fbk_doom_mark;
-static unsigned long fbk_last_kill_at = INITIAL_JIFFIES;
+static unsigned long fbk_victims_moved_at = INITIAL_JIFFIES;
+static long fbk_victims_gone_seen;
 
 /* What the kill loop saw, for the report. */
 struct fbk_report {
@@ -178,7 +187,10 @@ static enum fbk_class fbk_task_class(struct task_struct *p,
  * Is a victim of an earlier kill in scope still on its way out? An OOM
  * victim until the OOM reaper or exit_mmap() is done with its memory, as
  * the OOM killer waits; a process killed by the fork bomb killer until it
- * is gone, but no longer than FBK_VICTIM_WAIT_JIFFIES after that kill.
+ * is gone, as long as its fellow victims keep going: one of them released
+ * its memory within FBK_VICTIM_WAIT_JIFFIES (a thrashing machine takes a
+ * minute to let thousands of them exit, and an ordinary OOM kill in the
+ * meantime takes an innocent process).
  * Context: rcu_read_lock() held, @t locked.
  */
 static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
@@ -190,7 +202,7 @@ static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
 	if (scope->oom && !scope->sysrq && tsk_is_oom_victim(p))
 		return !test_bit(MMF_OOM_SKIP, &p->signal->oom_mm->flags);
 	return node && READ_ONCE(node->doomed) && fbk_dying(p) &&
-	       time_before(jiffies, fbk_last_kill_at + FBK_VICTIM_WAIT_JIFFIES);
+	       time_before(jiffies, fbk_victims_moved_at + FBK_VICTIM_WAIT_JIFFIES);
 }
 
 /*
@@ -514,6 +526,10 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 	fbk_births.now = policy->exhausted_at;
 	fbk_scan_reset(&fbk_tree, &fbk_births);
 	policy->young_since = fbk_young_since(policy, &fbk_births);
+	if (atomic_long_read(&fbk_victims_gone) != fbk_victims_gone_seen) {
+		fbk_victims_gone_seen = atomic_long_read(&fbk_victims_gone);
+		fbk_victims_moved_at = policy->now;
+	}
 	if (!fbk_scan_tasks(scope, policy))
 		return FBK_RESULT_WAIT;
 	fbk_aggregate(&fbk_tree);
@@ -558,7 +574,7 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 		fbk_doom(&fbk_tree, &choice, fbk_doom_mark);
 		fbk_kill_doomed(scope, &choice, fbk_doom_mark, &report);
 		fbk_undoom(&fbk_tree, &choice);
-		fbk_last_kill_at = jiffies;
+		fbk_victims_moved_at = jiffies;
 		report.kill_ns = ktime_get_ns() - start - report.scan_ns;
 	}
 	fbk_tree.may_yield = false;
