@@ -128,30 +128,6 @@ static void bystander(void)
 	}
 }
 
-/* The last kernel log record containing @needle, or "". */
-static void kmsg_last(const char *needle, char *out, size_t size)
-{
-	char line[2048];
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-
-	out[0] = '\0';
-	if (fd < 0)
-		return;
-	for (;;) {
-		ssize_t n = read(fd, line, sizeof(line) - 1);
-
-		if (n < 0) {
-			if (errno == EPIPE)
-				continue;
-			break;
-		}
-		line[n] = '\0';
-		if (strstr(line, needle))
-			snprintf(out, size, "%s", line);
-	}
-	close(fd);
-}
-
 /* The number after @key in @text, or -1. */
 static long after(const char *text, const char *key)
 {
@@ -206,9 +182,12 @@ static double worst_rt(int cpus, double from, double to)
 	double m = 0;
 	int c;
 
-	for (c = 0; c < cpus; c++)
-		if (worst(tl->rt_ms[c], from, to) > m)
-			m = worst(tl->rt_ms[c], from, to);
+	for (c = 0; c < cpus; c++) {
+		double w = worst(tl->rt_ms[c], from, to);
+
+		if (w > m)
+			m = w;
+	}
 	return m;
 }
 
@@ -325,11 +304,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	kmsg_last("RT throttling", where, sizeof(where));
-	rt_throttled = where[0] != '\0';
-	strcpy(where, "-");
-	kmsg_last("killed fork bomb", report, sizeof(report));
-	kmsg_last("evidence:", evidence, sizeof(evidence));
+	rt_throttled = kmsg_count("RT throttling") > 0;
+	kmsg_scan("killed fork bomb", report, sizeof(report));
+	kmsg_scan("evidence:", evidence, sizeof(evidence));
 	if (tracer)
 		irqsoff_where(where, sizeof(where));
 	{
@@ -349,9 +326,9 @@ int main(int argc, char **argv)
 		       rt_throttled);
 	}
 	if (report[0])
-		printf("BIGBOMB-REPORT %s", strchr(report, ';') ? strchr(report, ';') + 1 : report);
+		printf("BIGBOMB-REPORT %s", report);
 	if (evidence[0])
-		printf("BIGBOMB-REPORT %s", strchr(evidence, ';') ? strchr(evidence, ';') + 1 : evidence);
+		printf("BIGBOMB-REPORT %s", evidence);
 	if (tracer)
 		write_text(TRACING "current_tracer", "nop");
 	for (c = 0; c <= cpus; c++)

@@ -292,13 +292,18 @@ static inline pid_t spawn_bystander(void)
 	}
 }
 
-/* How many kernel log records contain @needle. */
-static inline int kmsg_count(const char *needle)
+/*
+ * How many kernel log records contain @needle; the text of the last one
+ * (after the record's header) goes to @last, "" when none, if @last.
+ */
+static inline int kmsg_scan(const char *needle, char *last, size_t size)
 {
 	char line[2048];
 	int count = 0;
 	int fd;
 
+	if (last)
+		last[0] = '\0';
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
@@ -311,11 +316,21 @@ static inline int kmsg_count(const char *needle)
 			break;
 		}
 		line[n] = '\0';
-		if (strstr(line, needle))
-			count++;
+		if (!strstr(line, needle))
+			continue;
+		count++;
+		if (last)
+			snprintf(last, size, "%s",
+				 strchr(line, ';') ? strchr(line, ';') + 1 : line);
 	}
 	close(fd);
 	return count;
+}
+
+/* How many kernel log records contain @needle. */
+static inline int kmsg_count(const char *needle)
+{
+	return kmsg_scan(needle, NULL, 0);
 }
 
 /*
