@@ -227,9 +227,10 @@ static unsigned long fbk_task_weight(struct task_struct *p, struct mm_struct *mm
  * rcu_read_lock(), in the order of their pids, so that the walk resumes
  * where it stopped. @walk->visit returns false to end the walk.
  *
- * In fbk_killer, a real-time thread, it offers the CPU between batches: a
- * real-time task waits for one batch at most (256 processes: about 4 ms
- * under TCG, where a walk of 100,000 takes 0.2-1.5 s). An ordinary task
+ * In fbk_killer, a real-time thread (fbk_tree.may_yield, which it sets for
+ * its scans), it offers the CPU between batches: a real-time task waits
+ * for one batch at most (256 processes: about 4 ms under TCG, where a
+ * walk of 100,000 takes 0.2-1.5 s). An ordinary task
  * must not: a fork bomb keeps thousands of tasks runnable, and a walk
  * that lets one run waits for a whole round of them (measured under TCG
  * with 1,500: a scan of 8 ms took 2-10 s when it yielded once, a kill of
@@ -240,7 +241,6 @@ static unsigned long fbk_task_weight(struct task_struct *p, struct mm_struct *mm
 struct fbk_process_walk {
 	bool (*visit)(struct task_struct *p, void *data);
 	void *data;
-	bool may_yield;
 };
 
 static void fbk_walk_processes(const struct fbk_process_walk *walk)
@@ -264,7 +264,7 @@ static void fbk_walk_processes(const struct fbk_process_walk *walk)
 			}
 		}
 		rcu_read_unlock();
-		if (walk->may_yield)
+		if (fbk_tree.may_yield)
 			cond_resched();
 	} while (pid);
 }
@@ -331,9 +331,7 @@ static bool fbk_scan_tasks(const struct fbk_scope *scope,
 			   struct fbk_policy *policy)
 {
 	struct fbk_scan_ctx ctx = { .scope = scope, .policy = policy };
-	struct fbk_process_walk walk = {
-		.visit = fbk_scan_task, .data = &ctx, .may_yield = fbk_in_killer(),
-	};
+	struct fbk_process_walk walk = { .visit = fbk_scan_task, .data = &ctx };
 
 	fbk_walk_processes(&walk);
 	return !ctx.pending;
@@ -432,9 +430,7 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 	struct fbk_kill_ctx ctx = {
 		.scope = scope, .choice = choice, .mark = mark, .report = report,
 	};
-	struct fbk_process_walk walk = {
-		.visit = fbk_kill_task, .data = &ctx, .may_yield = fbk_in_killer(),
-	};
+	struct fbk_process_walk walk = { .visit = fbk_kill_task, .data = &ctx };
 	int pass;
 
 	for (pass = 0; pass < FBK_KILL_PASSES; pass++) {
