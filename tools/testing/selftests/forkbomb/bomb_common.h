@@ -147,6 +147,31 @@ static inline long cg_procs(struct test_cgroup *cg)
 	return n < 0 ? -1 : count;
 }
 
+/* How many processes of the cgroup still have their address space? */
+static inline long cg_procs_with_mm(struct test_cgroup *cg)
+{
+	char path[320];
+	long count = 0, size;
+	FILE *procs, *statm;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg->path);
+	procs = fopen(path, "r");
+	if (!procs)
+		return -1;
+	while (fscanf(procs, "%d", &pid) == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/statm", pid);
+		statm = fopen(path, "r");
+		if (!statm)
+			continue;	/* gone meanwhile */
+		if (fscanf(statm, "%ld", &size) == 1 && size > 0)
+			count++;
+		fclose(statm);
+	}
+	fclose(procs);
+	return count;
+}
+
 /* Is anything left in the cgroup? */
 static inline bool cg_populated(struct test_cgroup *cg)
 {

@@ -84,7 +84,14 @@ TEST_F_TIMEOUT(stress, no_kill_while_victims_exit, 900)
 		ASSERT_NE(NULL, v);
 		v += strlen("verdict ");
 		snprintf(verdict, sizeof(verdict), "%.*s", (int)strcspn(v, "\n"), v);
-		EXPECT_STREQ("wait", verdict);
+		/*
+		 * "none" is right only if no victim had its memory any more:
+		 * one that has it now had it during the whole dry run (the
+		 * last victims can be between exit_mm() and cgroup_exit()).
+		 */
+		if (strcmp(verdict, "wait"))
+			EXPECT_EQ(0, cg_procs_with_mm(&self->run.cg))
+				TH_LOG("dry run said %s with victims exiting", verdict);
 	}
 	ASSERT_LE(0, wait_empty(&self->run.cg, start, 120, 1000));
 	EXPECT_EQ(kills + 1, knob_long("forkbomb_kills"));
