@@ -96,11 +96,13 @@ struct fbk_node {
  * struct fbk_tree - a history forest
  * @roots: records without a parent
  * @nr_records: records in the forest
+ * @may_yield: a scan's walks may offer the CPU (set by the scan, in the
+ *             fbk_killer thread)
  */
 struct fbk_tree {
 	struct hlist_head roots;
 	unsigned long nr_records;
-	bool may_yield;		/* a scan's walks may offer the CPU */
+	bool may_yield;
 };
 
 /* Tree maintenance: forkbomb_tree.c. The caller serializes writers. */
@@ -206,10 +208,11 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
 #define FBK_BIRTH_SECONDS	((FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ)
 
 /**
- * struct fbk_births - when the live records were born, for fbk_young_since()
+ * struct fbk_births - when the records of eligible processes were born
  * @now: the time the counts look back from, in jiffies (set by the caller)
- * @count: @count[i] live records were born between i and i + 1 seconds
- *         before @now (saturating; the newest second also holds later ones)
+ * @count: @count[i] of those records were born between i and i + 1 seconds
+ *         before @now (saturating; the newest second also holds later ones);
+ *         filled by fbk_account(), read by fbk_young_since()
  */
 struct fbk_births {
 	unsigned long now;
@@ -252,9 +255,9 @@ void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births);
 unsigned long fbk_young_since(const struct fbk_policy *policy,
 			      const struct fbk_births *births);
 void fbk_account(struct fbk_node *node, enum fbk_class class,
-		 unsigned long mass, bool young);
+		 unsigned long mass, struct fbk_births *births);
 void fbk_account_oom_group(struct fbk_node *node);
-void fbk_aggregate(struct fbk_tree *tree);
+void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy);
 
 /**
  * enum fbk_shape - what kind of fork bomb fbk_choose() found

@@ -83,7 +83,7 @@ atomic_long_t fbk_kills = ATOMIC_LONG_INIT(0);
 atomic_long_t fbk_tasks_killed = ATOMIC_LONG_INIT(0);
 /* Address spaces of doomed records released (fbk_lock, or atomic). */
 atomic_long_t fbk_victims_gone = ATOMIC_LONG_INIT(0);
-/* When the live records were born, for the scan (oom_lock). */
+/* When the records of eligible processes were born, for the scan (oom_lock). */
 static struct fbk_births fbk_births;
 /*
  * The last kill: its mark, and when it or the last exit of one of its
@@ -316,7 +316,7 @@ static bool fbk_scan_task(struct task_struct *p, void *data)
 		policy->max_mass = max(policy->max_mass, weight);
 	}
 	if (node) {
-		fbk_account(node, class, weight, fbk_young(node, policy));
+		fbk_account(node, class, weight, &fbk_births);
 		if (oom_group)
 			fbk_account_oom_group(node);
 	}
@@ -521,14 +521,14 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 	policy->exhausted_at = scope->oom ? policy->now : scope->exhausted_at;
 	fbk_births.now = policy->exhausted_at;
 	fbk_scan_reset(&fbk_tree, &fbk_births);
-	policy->young_since = fbk_young_since(policy, &fbk_births);
 	if (atomic_long_read(&fbk_victims_gone) != fbk_victims_gone_seen) {
 		fbk_victims_gone_seen = atomic_long_read(&fbk_victims_gone);
 		fbk_victims_moved_at = policy->now;
 	}
 	if (!fbk_scan_tasks(scope, policy))
 		return FBK_RESULT_WAIT;
-	fbk_aggregate(&fbk_tree);
+	policy->young_since = fbk_young_since(policy, &fbk_births);
+	fbk_aggregate(&fbk_tree, policy);
 	if (!fbk_choose(&fbk_tree, policy, choice))
 		return FBK_RESULT_NONE;
 	return FBK_RESULT_KILLED;

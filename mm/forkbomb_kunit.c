@@ -132,14 +132,15 @@ static void forkbomb_tree_link_and_walk(struct kunit *test)
 
 static void forkbomb_tree_death_keeps_family(struct kunit *test)
 {
-	struct fbk_tree tree;
+	struct fbk_policy policy = { .young_since = SEC(8) };
 	struct fbk_node *shell, *f1, *f2, *f3;
+	struct fbk_tree tree;
 
 	fbk_tree_init(&tree);
 	shell = add(test, &tree, NULL, SEC(0));
-	f1 = add(test, &tree, shell, SEC(10));
-	f2 = add(test, &tree, f1, SEC(10));
-	f3 = add(test, &tree, f1, SEC(10));
+	f1 = add(test, &tree, shell, SEC(5));
+	f2 = add(test, &tree, f1, SEC(10));	/* young */
+	f3 = add(test, &tree, f1, SEC(6));	/* old */
 
 	/* Two address spaces share f1 (a folded child), then both go. */
 	f1->nr_mm++;
@@ -154,9 +155,9 @@ static void forkbomb_tree_death_keeps_family(struct kunit *test)
 
 	/* The dead parent keeps its live children in its subtree. */
 	fbk_scan_reset(&tree, NULL);
-	fbk_account(f2, FBK_COUNT, 5, true);
-	fbk_account(f3, FBK_COUNT, 7, false);
-	fbk_aggregate(&tree);
+	fbk_account(f2, FBK_COUNT, 5, NULL);
+	fbk_account(f3, FBK_COUNT, 7, NULL);
+	fbk_aggregate(&tree, &policy);
 	KUNIT_EXPECT_EQ(test, f1->tasks, 2U);
 	KUNIT_EXPECT_EQ(test, f1->young, 1U);
 	KUNIT_EXPECT_EQ(test, f1->mass, 12U);
@@ -169,18 +170,19 @@ static void forkbomb_tree_death_keeps_family(struct kunit *test)
 
 static void forkbomb_tree_aggregate_saturates(struct kunit *test)
 {
-	struct fbk_tree tree;
+	struct fbk_policy policy = { .young_since = SEC(1) };
 	struct fbk_node *top, *a, *b;
+	struct fbk_tree tree;
 
 	fbk_tree_init(&tree);
 	top = add(test, &tree, NULL, SEC(0));
 	a = add(test, &tree, top, SEC(1));
 	b = add(test, &tree, top, SEC(1));
 	fbk_scan_reset(&tree, NULL);
-	fbk_account(a, FBK_COUNT, U32_MAX - 1, true);
-	fbk_account(b, FBK_COUNT, 10, true);
-	fbk_account(top, FBK_PROTECT, 0, false);
-	fbk_aggregate(&tree);
+	fbk_account(a, FBK_COUNT, U32_MAX - 1, NULL);
+	fbk_account(b, FBK_COUNT, 10, NULL);
+	fbk_account(top, FBK_PROTECT, 0, NULL);
+	fbk_aggregate(&tree, &policy);
 	KUNIT_EXPECT_EQ(test, top->mass, U32_MAX);
 	KUNIT_EXPECT_EQ(test, top->tasks, 2U);
 	KUNIT_EXPECT_TRUE(test, top->flags & FBK_BRANCHING);
@@ -353,6 +355,7 @@ static void forkbomb_tree_doom_spared_top(struct kunit *test)
 static void forkbomb_tree_deep_chain(struct kunit *test)
 {
 	const unsigned int n = 100000;
+	struct fbk_policy policy = { .young_since = SEC(0) };
 	struct fbk_choice choice = {};
 	struct fbk_node *nodes;
 	struct fbk_tree tree;
@@ -370,8 +373,8 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 
 	fbk_scan_reset(&tree, NULL);
 	for (i = 1; i < n; i++)
-		fbk_account(&nodes[i], FBK_COUNT, 1, true);
-	fbk_aggregate(&tree);
+		fbk_account(&nodes[i], FBK_COUNT, 1, NULL);
+	fbk_aggregate(&tree, &policy);
 	KUNIT_EXPECT_EQ(test, nodes[0].tasks, n - 1);
 	KUNIT_EXPECT_EQ(test, nodes[1].mass, n - 1);
 
@@ -482,19 +485,17 @@ static void sim_scan(struct sim *s)
 	}
 	s->births.now = s->policy.exhausted_at;
 	fbk_scan_reset(&s->tree, &s->births);
-	s->policy.young_since = fbk_young_since(&s->policy, &s->births);
 	for (i = 0; i < n; i++) {
 		if (fbk_dead(nodes[i]))
 			continue;
 		if (what[i] & SIM_PROTECTED)
-			fbk_account(nodes[i], FBK_PROTECT, 0, false);
+			fbk_account(nodes[i], FBK_PROTECT, 0, &s->births);
 		if (!(what[i] & SIM_LIVE))
 			continue;
 		/* When fork failed, a process weighs its threads: one here. */
 		if (s->policy.trigger == FBK_TRIGGER_FORK_FAIL)
 			mass[i] = 1;
-		fbk_account(nodes[i], FBK_COUNT, mass[i],
-			    fbk_young(nodes[i], &s->policy));
+		fbk_account(nodes[i], FBK_COUNT, mass[i], &s->births);
 		if (what[i] & SIM_OOM_GROUP)
 			fbk_account_oom_group(nodes[i]);
 		s->policy.max_mass = max(s->policy.max_mass, mass[i]);
@@ -503,7 +504,8 @@ static void sim_scan(struct sim *s)
 			s->policy.total_mass += mass[i];
 		}
 	}
-	fbk_aggregate(&s->tree);
+	s->policy.young_since = fbk_young_since(&s->policy, &s->births);
+	fbk_aggregate(&s->tree, &s->policy);
 }
 
 static struct fbk_node **sim_nodes(struct sim *s, unsigned int n)
@@ -671,6 +673,41 @@ static void shape_thrashed_c_bomb(struct sim *s)
 	first = fbk_first_child(bomb);
 	sim_live(s, sim_add(s, first, NOW - SECS(40), false), 16);
 	sim_live(s, sim_add(s, first, NOW - SECS(16), false), 16);
+}
+
+/*
+ * The same bomb, stalled 15 s before the OOM, while a service that the OOM
+ * killer may not touch (OOM_SCORE_ADJ_MIN) kept starting helpers, which
+ * still run: they are no candidates, and the bomb's youth still counts
+ * back from its own last fork.
+ */
+static void shape_stalled_bomb_busy_service(struct sim *s)
+{
+	struct fbk_node *bomb, *service;
+	int i;
+
+	s->top = sim_start(s, NOW - SECS(17), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(17), MS(100), 1400, 16);
+	service = sim_add(s, s->init, SEC(50), true);
+	sim_protected(s, service);
+	for (i = 0; i < 24; i++)
+		sim_protected(s, sim_add(s, service, NOW - SECS(12) + MS(500 * i), false));
+}
+
+/*
+ * The same bomb, stalled 30 s before the OOM, a few of whose forks still
+ * succeeded since, one a second: a trickle, which is no multiplying.
+ */
+static void shape_trickling_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb, *first;
+	int i;
+
+	s->top = sim_start(s, NOW - SECS(32), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(32), MS(100), 1400, 16);
+	first = fbk_first_child(bomb);
+	for (i = 0; i < 15; i++)
+		sim_live(s, sim_add(s, first, NOW - MS(500) - SECS(i), false), 16);
 }
 
 /* Under a debug kernel: the same bomb, forking ten times slower. */
@@ -1057,6 +1094,32 @@ static void shape_big_prefork(struct sim *s)
 		sim_live(s, sim_add(s, server, NOW - SECS(4) + MS(5 * i), false), 500);
 }
 
+/*
+ * A pool that recycles its workers (php-fpm's pm.max_requests), next to the
+ * hog that caused the OOM: 160 workers forked 25 s ago, holding most of
+ * the memory; one retired and replaced every 800 ms since. It still forks
+ * more than min_descendants every 10 s, a trickle next to its start.
+ */
+static void shape_recycling_pool_and_hog(struct sim *s)
+{
+	struct fbk_node *pool, *worker;
+	unsigned long start = NOW - SECS(25), replaced_at;
+	int i;
+
+	sim_start(s, start - SECS(1), &pool);
+	for (i = 0; i < 160; i++) {
+		worker = sim_add(s, pool, start + MS(5 * i), false);
+		replaced_at = start + MS(800 * (i + 1));
+		if (time_after(replaced_at, NOW)) {
+			sim_live(s, worker, 900);
+			continue;
+		}
+		sim_killed(s, worker, replaced_at);
+		sim_live(s, sim_add(s, pool, replaced_at, false), 900);
+	}
+	sim_spawn(s, s->tester, NOW - SECS(1), 40000);
+}
+
 /* A CGI server: a child per request, hundreds a second, a few at a time. */
 static void shape_cgi_server(struct sim *s)
 {
@@ -1170,6 +1233,9 @@ static const struct shape_case shape_cases[] = {
 	{ "lopsided_c_bomb", shape_lopsided_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "stalled_c_bomb", shape_stalled_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "thrashed_c_bomb", shape_thrashed_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "stalled_bomb_busy_service", shape_stalled_bomb_busy_service, FBK_TRIGGER_OOM,
+	  true, FBK_SHAPE_TREE },
+	{ "trickling_c_bomb", shape_trickling_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
@@ -1199,6 +1265,8 @@ static const struct shape_case shape_cases[] = {
 	{ "worker_pool", shape_worker_pool, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "prefork_and_hog", shape_prefork_and_hog, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "big_prefork", shape_big_prefork, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "recycling_pool_and_hog", shape_recycling_pool_and_hog, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
 	{ "cgi_server", shape_cgi_server, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "make_j64", shape_make_j64, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "stress_ng_fork", shape_stress_ng_fork, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
@@ -1357,6 +1425,14 @@ static void forkbomb_score_young_since(struct kunit *test)
 	b->count[16] = 1;
 	b->count[3] = 1;
 	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(51));
+	/* A bomb of a thousand stalled 30 s ago; a dozen forks since are a trickle. */
+	memset(b->count, 0, sizeof(b->count));
+	b->count[30] = 1000;
+	b->count[5] = 12;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(21));
+	/* Multiplying now, if more slowly than a minute ago. */
+	b->count[5] = 130;
+	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window);
 	/* Not further back than FBK_STALL_JIFFIES. */
 	memset(b->count, 0, sizeof(b->count));
 	b->count[FBK_BIRTH_SECONDS - 1] = 500;
@@ -1469,9 +1545,9 @@ static void forkbomb_scale_million(struct kunit *test)
 	t0 = ktime_get_ns();
 	fbk_scan_reset(&tree, NULL);
 	for (i = 0; i < n; i++)
-		fbk_account(&nodes[i], FBK_COUNT, 16, true);
+		fbk_account(&nodes[i], FBK_COUNT, 16, NULL);
 	t1 = ktime_get_ns();
-	fbk_aggregate(&tree);
+	fbk_aggregate(&tree, &policy);
 	t2 = ktime_get_ns();
 	kill = fbk_choose(&tree, &policy, &choice);
 	t3 = ktime_get_ns();

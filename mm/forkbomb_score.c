@@ -9,13 +9,13 @@
  * young and however many. The scan measures this on the history tree, in
  * linear passes without recursion or allocation:
  *
- * 1. fbk_scan_reset() clears the scratch fields and counts births,
- *    fbk_young_since() says from when a record is young (born within
- *    FBK_YOUNG_JIFFIES of the exhaustion, or of the machine's last
- *    multiplying before it thrashed), the caller reports every live
- *    process with fbk_account(), and fbk_aggregate() sums each subtree
- *    into its root: live eligible processes, how many of them are young,
- *    and their weight (memory counted once, for an OOM).
+ * 1. fbk_scan_reset() clears the scratch fields, the caller reports every
+ *    live process with fbk_account(), which counts when the records of
+ *    eligible ones were born, fbk_young_since() says from when a record
+ *    is young (born within FBK_YOUNG_JIFFIES of the exhaustion, or of the
+ *    machine's last multiplying before it thrashed), and fbk_aggregate()
+ *    sums each subtree into its root: live eligible processes, how many
+ *    of them are young, and their weight (memory counted once, for an OOM).
  *
  * 2. Where the young processes are: from the root holding most of them,
  *    step to the child holding most, for as long as that child holds
@@ -52,7 +52,11 @@
  *    a row. Otherwise, FBK_SHAPE_SPAWNER is a record whose own young
  *    children are many (FBK_SPAWNER_MIN for an OOM; min_descendants when
  *    fork failed, where the caller waits for the spawner to fail again),
- *    nearly all still alive, few dead leaves below it, and still coming.
+ *    nearly all still alive, few dead leaves below it, and still coming
+ *    at a bomb's pace: for an OOM, at least min_descendants of them, and
+ *    1/FBK_TRICKLE_SHARE of them, born in the FBK_YOUNG_JIFFIES before it
+ *    (a pool that started its workers at once and replaces a few now and
+ *    then is not multiplying).
  *
  * 5. Whether it is what ran out. For an OOM the bomb must weigh at least
  *    twice the heaviest single process in scope (else the ordinary OOM
@@ -73,6 +77,12 @@
 #include <linux/string.h>
 #include "forkbomb_internal.h"
 
+/*
+ * Steps 1 and 4: fewer births in FBK_YOUNG_JIFFIES than this share of the
+ * busiest such window (fbk_young_since()), or of a spawner's live children
+ * (fbk_spawner()), are a trickle, not multiplying.
+ */
+#define FBK_TRICKLE_SHARE	8
 /* Step 2: a child holding this share of the young processes is followed. */
 #define FBK_SPLIT_NUM		7
 #define FBK_SPLIT_DEN		8
@@ -189,14 +199,13 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info)
 /**
  * fbk_scan_reset - clear the scratch fields of every record
  * @tree: the forest
- * @births: if not NULL, filled with when the live records were born, back
- *          from @births->now
+ * @births: if not NULL, cleared for fbk_account() to count the births of
+ *          the records holding eligible processes, back from @births->now
  */
 void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 {
 	unsigned int visited = 0;
 	struct fbk_node *node;
-	unsigned long age;
 
 	if (births)
 		memset(births->count, 0, sizeof(births->count));
@@ -207,31 +216,29 @@ void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 		node->mass = 0;
 		node->gens = 0;
 		node->flags = 0;
-		if (!births || fbk_dead(node))
-			continue;
-		age = time_after(births->now, node->born_at) ?
-		      (births->now - node->born_at) / HZ : 0;
-		if (age < FBK_BIRTH_SECONDS && births->count[age] < U16_MAX)
-			births->count[age]++;
 	}
 }
 
 /**
  * fbk_young_since - from when records count as young
  * @policy: the trigger, when the resource ran out, and min_descendants
- * @births: when the live records were born (fbk_scan_reset()), back from
- *          @policy->exhausted_at
+ * @births: when the records holding eligible processes were born
+ *          (fbk_account()), back from @policy->exhausted_at
  *
  * Records born within FBK_YOUNG_JIFFIES before the resource ran out are
  * young. But a machine can thrash in reclaim for long before an OOM, while
  * its processes hardly run, let alone fork: a bomb that filled memory a
  * minute ago has seen only a trickle of births since. So for an OOM, youth
  * counts back from the end of the newest FBK_YOUNG_JIFFIES window in which
- * at least min_descendants of the live records were born: the last time
- * the machine was multiplying like a bomb, at most FBK_STALL_JIFFIES back.
- * That is the resource's exhaustion itself whenever the machine is
- * multiplying now. A failed fork needs no such care: the resource ran out
- * at a fork.
+ * the eligible processes were multiplying, at most FBK_STALL_JIFFIES back:
+ * at least min_descendants of them were born in it, and at least
+ * 1/FBK_TRICKLE_SHARE as many as in the busiest window (the few forks of a
+ * stalled bomb of thousands that still succeed are no multiplying). That
+ * is the resource's exhaustion itself whenever the machine is multiplying
+ * now. Processes that are not candidates do not count: the helpers an
+ * OOM_SCORE_ADJ_MIN service keeps starting while the machine thrashes, or
+ * processes already dying. A failed fork needs no such care: the resource
+ * ran out at a fork.
  *
  * Return: the time at and after which a record is young.
  */
@@ -240,16 +247,24 @@ unsigned long fbk_young_since(const struct fbk_policy *policy,
 {
 	const unsigned int window = FBK_YOUNG_JIFFIES / HZ;
 	unsigned long anchor = policy->exhausted_at;
-	unsigned int i, sum = 0;
+	unsigned int i, sum = 0, busiest = 0, min;
 
 	if (policy->trigger != FBK_TRIGGER_OOM || !births)
 		return anchor - FBK_YOUNG_JIFFIES;
-	/* Slide a window of seconds from the newest back. */
+	/* Slide a window of seconds from the newest back, twice. */
 	for (i = 0; i < FBK_BIRTH_SECONDS; i++) {
 		sum += births->count[i];
 		if (i >= window)
 			sum -= births->count[i - window];
-		if (i + 1 >= window && sum >= policy->min_descendants) {
+		busiest = max(busiest, sum);
+	}
+	min = max(policy->min_descendants,
+		  DIV_ROUND_UP(busiest, FBK_TRICKLE_SHARE));
+	for (sum = 0, i = 0; i < FBK_BIRTH_SECONDS; i++) {
+		sum += births->count[i];
+		if (i >= window)
+			sum -= births->count[i - window];
+		if (i + 1 >= window && sum >= min) {
 			anchor = births->now - (i + 1 - window) * HZ;
 			break;
 		}
@@ -268,15 +283,23 @@ static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
  * @class: what fbk_classify() said about it
  * @mass: its weight: for an OOM, the pages only it holds, adjusted by its
  *        oom_score_adj as the OOM killer does; when fork failed, its threads
- * @young: its record is young (fbk_young())
+ * @births: if not NULL, counts the birth of @node once it holds an eligible
+ *          process (for fbk_young_since())
  */
 void fbk_account(struct fbk_node *node, enum fbk_class class,
-		 unsigned long mass, bool young)
+		 unsigned long mass, struct fbk_births *births)
 {
+	unsigned long age;
+
 	switch (class) {
 	case FBK_COUNT:
+		if (!node->tasks && births) {
+			age = time_after(births->now, node->born_at) ?
+			      (births->now - node->born_at) / HZ : 0;
+			if (age < FBK_BIRTH_SECONDS && births->count[age] < U16_MAX)
+				births->count[age]++;
+		}
 		node->tasks++;
-		node->young += young;
 		fbk_add_mass(node, mass);
 		break;
 	case FBK_PROTECT:
@@ -301,33 +324,37 @@ void fbk_account_oom_group(struct fbk_node *node)
 
 /**
  * fbk_aggregate - sum the scratch counts of every subtree into its root
- * @tree: the forest
+ * @tree: the forest, every live process reported (fbk_account())
+ * @policy: which records are young (fbk_young())
  *
  * Also notes which records have young live processes below two or more
- * children (FBK_BRANCHING). Records linked during the walk start from
- * zero and may or may not be visited; either way the sums stay consistent.
+ * children (FBK_BRANCHING). Each record, visited after its children, first
+ * counts its own processes as young or not, then adds its children's sums.
+ * Records linked during the walk start from zero and may or may not be
+ * visited; either way the sums stay consistent.
  */
-void fbk_aggregate(struct fbk_tree *tree)
+void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 {
-	struct fbk_node *node = fbk_first_root(tree), *parent;
+	struct fbk_node *node = fbk_first_root(tree), *child;
 	unsigned int visited = 0;
 
 	if (node)
 		node = fbk_post_first(node);
 	for (; node; node = fbk_post_next(node, NULL)) {
 		fbk_walk_pause(tree, &visited);
-		parent = node->parent;
-		if (!parent)
-			continue;
-		parent->tasks += node->tasks;
-		parent->young += node->young;
-		fbk_add_mass(parent, node->mass);
-		parent->flags |= node->flags & FBK_OOM_GROUP;
-		if (!node->young)
-			continue;
-		if (parent->flags & FBK_YOUNG_CHILD)
-			parent->flags |= FBK_BRANCHING;
-		parent->flags |= FBK_YOUNG_CHILD;
+		node->young = fbk_young(node, policy) ? node->tasks : 0;
+		for (child = fbk_first_child(node); child;
+		     child = fbk_next_sibling(child)) {
+			node->tasks += child->tasks;
+			node->young += child->young;
+			fbk_add_mass(node, child->mass);
+			node->flags |= child->flags & FBK_OOM_GROUP;
+			if (!child->young)
+				continue;
+			if (node->flags & FBK_YOUNG_CHILD)
+				node->flags |= FBK_BRANCHING;
+			node->flags |= FBK_YOUNG_CHILD;
+		}
 	}
 }
 
@@ -600,16 +627,17 @@ static bool fbk_multiplies(const struct fbk_profile *profile,
 }
 
 /*
- * Step 4: does @node fork children that stay, many, and still now (for an
- * OOM; when fork failed, the caller sees whether it keeps failing)? Counts
- * its young children into @profile.
+ * Step 4: does @node fork children that stay, many, and still now at a
+ * bomb's pace (for an OOM; when fork failed, the caller sees whether it
+ * keeps failing)? Counts its young children into @profile.
  */
 static bool fbk_spawner(const struct fbk_node *node,
 			const struct fbk_policy *policy,
 			struct fbk_profile *profile)
 {
 	unsigned long oldest = 0, newest = 0, spread;
-	unsigned int min = policy->min_descendants;
+	unsigned long recent_since = policy->exhausted_at - FBK_YOUNG_JIFFIES;
+	unsigned int min = policy->min_descendants, recent = 0;
 	struct fbk_node *child;
 
 	if (node->flags & FBK_PROTECTED)
@@ -621,7 +649,10 @@ static bool fbk_spawner(const struct fbk_node *node,
 			oldest = child->born_at;
 		if (profile->children == 1 || time_after(child->born_at, newest))
 			newest = child->born_at;
-		profile->live_children += !!child->young;
+		if (!child->young)
+			continue;
+		profile->live_children++;
+		recent += !time_before(child->born_at, recent_since);
 	}
 	if (policy->trigger == FBK_TRIGGER_OOM)
 		min = max_t(unsigned int, min, FBK_SPAWNER_MIN);
@@ -631,7 +662,11 @@ static bool fbk_spawner(const struct fbk_node *node,
 	/* When fork failed, births stop: the caller waits for more failures. */
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
 		return true;
-	/* Still coming: the last child is recent next to how long it took. */
+	/* Still coming, at the pace of a bomb, not of a pool's replacements. */
+	if (recent < policy->min_descendants ||
+	    (u64)recent * FBK_TRICKLE_SHARE < profile->live_children)
+		return false;
+	/* And the last child is recent next to how long it took. */
 	spread = max((newest - oldest) / 4, (unsigned long)FBK_GAP_MIN_JIFFIES);
 	return !time_after(policy->now, newest + spread);
 }
