@@ -32,6 +32,11 @@
  *                         by 1 MiB every 100 ms
  *   fbk_bomb prefork N MIB  a pre-forking server: touches MIB, then forks N
  *                         idle workers that share it copy-on-write
+ *   fbk_bomb recycle N MS  a pool that recycles its workers: forks N idle
+ *                         workers at once, which hold three quarters of
+ *                         the available memory between them, then every
+ *                         MS milliseconds retires the oldest and forks its
+ *                         replacement (php-fpm's pm.max_requests)
  *   fbk_bomb loop         runs one short-lived child after another
  *   fbk_bomb adjmin N     N idle children with oom_score_adj -1000
  *   fbk_bomb latency MS   a bystander: forks a child every MS milliseconds
@@ -341,6 +346,56 @@ static void prefork(int n, long mib)
 		pause();
 }
 
+static pid_t idle_worker(long kib)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		touch(kib);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* MemAvailable, in KiB; 0 when unknown. */
+static long available_kib(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* A pool of @n idle workers; every @ms, the oldest is replaced. */
+static void recycle(int n, long ms)
+{
+	pid_t *workers = calloc(n, sizeof(*workers));
+	long kib;
+	int i;
+
+	if (!workers || n <= 0)
+		exit(1);
+	kib = available_kib() / 4 * 3 / n;
+	for (i = 0; i < n; i++)
+		workers[i] = idle_worker(kib);
+	for (i = 0;; i = (i + 1) % n) {
+		sleep_ms(ms);
+		if (workers[i] > 0) {
+			kill(workers[i], SIGTERM);
+			waitpid(workers[i], NULL, 0);
+		}
+		workers[i] = idle_worker(kib);
+	}
+}
+
 static void idle_children(int n, int adj_min)
 {
 	int i;
@@ -435,6 +490,8 @@ int main(int argc, char **argv)
 		workers(arg);
 	if (!strcmp(mode, "prefork") && argc > 3)
 		prefork(arg, atol(argv[3]));
+	if (!strcmp(mode, "recycle") && argc > 3)
+		recycle(arg, atol(argv[3]));
 	if (!strcmp(mode, "adjmin"))
 		idle_children(arg, 1);
 	if (!strcmp(mode, "loop"))

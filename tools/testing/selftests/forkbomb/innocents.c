@@ -6,7 +6,8 @@
  * exhaust memory themselves (a browser, a build whose compile jobs grow,
  * a worker pool); others only run beside a memory hog that causes the OOM
  * (parallel builds, pre-forking servers old and freshly restarted, a
- * shell loop, a service protected with oom_score_adj -1000).
+ * pool that recycles its workers, a shell loop, a service protected with
+ * oom_score_adj -1000).
  *
  * Each case: no fork bomb kill, the ordinary OOM killer acted, the
  * program's parent lives (and, beside a hog, the hog is what died).
@@ -71,6 +72,17 @@ FIXTURE_VARIANT_ADD(innocent, prefork_server_and_hog) {
 FIXTURE_VARIANT_ADD(innocent, restarted_prefork_server_and_hog) {
 	.mode = "prefork", .arg1 = "30", .arg2 = "32", .processes = 31,
 	.hog = true, .warmup_ms = 1000,
+};
+
+/*
+ * 160 workers holding most of the memory, started 25 s before the OOM,
+ * one replaced every 800 ms ever since: the pool still forks, more than
+ * forkbomb_min_descendants every 10 s, but at a tenth of the pace of its
+ * start.
+ */
+FIXTURE_VARIANT_ADD(innocent, recycling_pool_and_hog) {
+	.mode = "recycle", .arg1 = "160", .arg2 = "800", .processes = 160,
+	.hog = true, .warmup_ms = 25000,
 };
 
 /* Thousands of short commands, one after another. */
