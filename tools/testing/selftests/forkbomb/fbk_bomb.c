@@ -396,19 +396,17 @@ static void recycle(int n, long ms)
 	}
 }
 
-static void idle_children(int n, int adj_min)
+static void adj_min_children(int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
 		if (fork() == 0) {
-			if (adj_min) {
-				int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
 
-				if (fd < 0 || write(fd, "-1000", 5) != 5)
-					_exit(1);
-				close(fd);
-			}
+			if (fd < 0 || write(fd, "-1000", 5) != 5)
+				_exit(1);
+			close(fd);
 			touch(64);
 			for (;;)
 				pause();
@@ -493,7 +491,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "recycle") && argc > 3)
 		recycle(arg, atol(argv[3]));
 	if (!strcmp(mode, "adjmin"))
-		idle_children(arg, 1);
+		adj_min_children(arg);
 	if (!strcmp(mode, "loop"))
 		loop();
 	if (!strcmp(mode, "latency"))
