@@ -219,6 +219,19 @@ void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 	}
 }
 
+#define FBK_YOUNG_SECONDS	(FBK_YOUNG_JIFFIES / HZ)
+
+/* Births in the FBK_YOUNG_SECONDS up to @oldest seconds before @births->now. */
+static unsigned int fbk_births_window(const struct fbk_births *births,
+				      unsigned int oldest)
+{
+	unsigned int i, sum = 0;
+
+	for (i = oldest + 1 - FBK_YOUNG_SECONDS; i <= oldest; i++)
+		sum += births->count[i];
+	return sum;
+}
+
 /**
  * fbk_young_since - from when records count as young
  * @policy: the trigger, when the resource ran out, and min_descendants
@@ -245,30 +258,19 @@ void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 unsigned long fbk_young_since(const struct fbk_policy *policy,
 			      const struct fbk_births *births)
 {
-	const unsigned int window = FBK_YOUNG_JIFFIES / HZ;
 	unsigned long anchor = policy->exhausted_at;
-	unsigned int i, sum = 0, busiest = 0, min;
+	unsigned int i, busiest = 0, min;
 
 	if (policy->trigger != FBK_TRIGGER_OOM || !births)
 		return anchor - FBK_YOUNG_JIFFIES;
-	/* Slide a window of seconds from the newest back, twice. */
-	for (i = 0; i < FBK_BIRTH_SECONDS; i++) {
-		sum += births->count[i];
-		if (i >= window)
-			sum -= births->count[i - window];
-		busiest = max(busiest, sum);
-	}
+	for (i = FBK_YOUNG_SECONDS - 1; i < FBK_BIRTH_SECONDS; i++)
+		busiest = max(busiest, fbk_births_window(births, i));
 	min = max(policy->min_descendants,
 		  DIV_ROUND_UP(busiest, FBK_TRICKLE_SHARE));
-	for (sum = 0, i = 0; i < FBK_BIRTH_SECONDS; i++) {
-		sum += births->count[i];
-		if (i >= window)
-			sum -= births->count[i - window];
-		if (i + 1 >= window && sum >= min) {
-			anchor = births->now - (i + 1 - window) * HZ;
-			break;
-		}
-	}
+	/* The newest window with that many: youth counts back from its end. */
+	for (i = FBK_YOUNG_SECONDS - 1; i < FBK_BIRTH_SECONDS; i++)
+		if (fbk_births_window(births, i) >= min)
+			return births->now - (i + 1) * HZ;
 	return anchor - FBK_YOUNG_JIFFIES;
 }
 
