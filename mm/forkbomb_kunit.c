@@ -879,6 +879,27 @@ static void shape_chain_bomb(struct sim *s)
 }
 
 /*
+ * A chain whose last forks stalled in reclaim (seen on a loaded debug
+ * kernel): 200 links 20 ms apart, then 30 links 300 ms apart. Every link
+ * belongs to it, the slow ones too; the tester and the bystander live.
+ */
+static void shape_stalled_chain_bomb(struct sim *s)
+{
+	unsigned long t = NOW - SECS(13);
+	struct fbk_node *node;
+	int i;
+
+	s->top = sim_start(s, t, &node);
+	for (i = 0; i < 230; i++) {
+		t += i < 200 ? MS(20) : MS(300);
+		node = sim_add(s, node, t, false);
+		sim_live(s, node, 8);
+	}
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+}
+
+/*
  * Grows in bursts: every 3 s each process forks three children, which
  * wait for the next burst to fork in turn. The first bursts are older than
  * the window, and the first process waited before its first burst: it is
@@ -1247,6 +1268,8 @@ static const struct shape_case shape_cases[] = {
 	  true, FBK_SHAPE_SPAWNER },
 	{ "setsid_bomb", shape_setsid_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "chain_bomb", shape_chain_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_CHAIN },
+	{ "stalled_chain_bomb", shape_stalled_chain_bomb, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_CHAIN },
 	{ "burst_bomb", shape_burst_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "spawner", shape_spawner, FBK_TRIGGER_OOM, true, FBK_SHAPE_SPAWNER },
 	{ "spawner_no_exec", shape_spawner_no_exec, FBK_TRIGGER_OOM, true, FBK_SHAPE_SPAWNER },

@@ -19,11 +19,13 @@
  *
  * 2. Where the young processes are: from the root holding most of them,
  *    step to the child holding most, for as long as that child holds
- *    nearly all (7/8) of them. The record reached is the lowest one above
- *    (nearly) all of the young population: the bomb's own first process, a
- *    spawner, or an outsider that started two or more bombs at once (the
- *    login shell that ran f(){ f|f & }; f, whose two children are the two
- *    halves of the bomb).
+ *    nearly all (7/8) of those below the last record where they split
+ *    between two or more children (or the root). The record reached is the
+ *    lowest one above (nearly) all of the young population: the bomb's own
+ *    first process, a spawner, an outsider that started two or more bombs
+ *    at once (the login shell that ran f(){ f|f & }; f, whose two children
+ *    are the two halves of the bomb), or a link of a chain an eighth of
+ *    the way down.
  *
  * 3. Where the bomb begins. A bomb process forks soon after its birth;
  *    an outsider (a shell, sshd, a service manager, a test) lived long
@@ -360,34 +362,41 @@ void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 	}
 }
 
-/* The child holding most young processes, and their total over all children. */
-static struct fbk_node *fbk_heaviest_child(const struct fbk_node *node,
-					   unsigned long *total)
+/* The child holding most young processes. */
+static struct fbk_node *fbk_heaviest_child(const struct fbk_node *node)
 {
 	struct fbk_node *child, *best = NULL;
 
-	*total = 0;
-	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child)) {
-		*total += child->young;
+	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child))
 		if (child->young && (!best || child->young > best->young))
 			best = child;
-	}
 	return best;
 }
 
-/* Step 2: the lowest record above (nearly) all of the young processes. */
+/*
+ * Step 2: the lowest record above (nearly) all of the young processes:
+ * nearly all of those where they last split (FBK_BRANCHING), or of the
+ * root. Not of those of the record stepped from: in a chain, where no
+ * record branches and each holds all the young processes below it, the
+ * walk would end at the newest link, whose slow birth (a fork that
+ * stalled in reclaim) then looks like an outsider's.
+ */
 static struct fbk_node *fbk_young_top(const struct fbk_tree *tree)
 {
 	struct fbk_node *node = NULL, *root, *child;
-	unsigned long total;
+	u64 nearly_all;
 
 	for (root = fbk_first_root(tree); root; root = fbk_next_sibling(root))
 		if (root->young && (!node || root->young > node->young))
 			node = root;
-	while (node) {
-		child = fbk_heaviest_child(node, &total);
-		if (!child || (u64)child->young * FBK_SPLIT_DEN <
-			      (u64)total * FBK_SPLIT_NUM)
+	if (!node)
+		return NULL;
+	nearly_all = (u64)node->young * FBK_SPLIT_NUM;
+	for (;;) {
+		if (node->flags & FBK_BRANCHING)
+			nearly_all = (u64)node->young * FBK_SPLIT_NUM;
+		child = fbk_heaviest_child(node);
+		if (!child || (u64)child->young * FBK_SPLIT_DEN < nearly_all)
 			break;
 		node = child;
 	}
@@ -691,7 +700,6 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 	struct fbk_node *young_top, *heavy, *first;
 	struct fbk_profile spawner = {};
 	struct fbk_origin origin;
-	unsigned long total;
 	bool outsider;
 
 	memset(choice, 0, sizeof(*choice));
@@ -700,7 +708,7 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		return false;
 
 	fbk_measure_origin(young_top, policy, &origin);
-	heavy = fbk_heaviest_child(young_top, &total);
+	heavy = fbk_heaviest_child(young_top);
 	/*
 	 * An outsider started the bomb late in its life: a login shell whose
 	 * bash forked the two halves of f(){ f|f & }; f, even when they are
