@@ -15,10 +15,16 @@
 #   -q "ARGS"      more QEMU arguments
 #   -x NAME        also load the extra archive $BUILD/initramfs-NAME.cpio.gz
 #
-# The kernel log goes to $BUILD/logs/NAME.console, what the guest reports to
-# $BUILD/logs/NAME.results. Exit status: 0 when the guest ran RUN to the end
-# and powered off, 2 when it did but RUN failed (its status in the end
-# marker), 1 when it crashed or stopped early, 124 on timeout.
+# The kernel log goes to $BUILD/logs/NAME.console, every message of it
+# whatever the console log level (ignore_loglevel: WARN()'s "WARNING:"
+# and lockdep's reports, "suspicious RCU usage" among them, are printed
+# at KERN_WARNING, which loglevel=4 kept off the console); what the guest
+# reports goes to $BUILD/logs/NAME.results. OOM reports leave out their
+# per-task dump (vm.oom_dump_tasks=0), which for a fork bomb lists every
+# one of its processes, fills the 256 KiB kernel log and floods the
+# console. Exit status: 0 when the guest ran RUN to the end and powered
+# off, 2 when it did but RUN failed (its status in the end marker), 1
+# when it crashed or stopped early, 124 on timeout.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -77,7 +83,7 @@ timeout -k 10 "$limit" qemu-system-x86_64 \
 	-display none -monitor none \
 	-serial "file:$console" -serial "file:$results" \
 	-kernel "$kernel" $boot \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
+	-append "console=ttyS0 ignore_loglevel sysctl.vm.oom_dump_tasks=0 panic=-1 oops=panic printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
 	$qargs </dev/null || rc=$?
 took=$(( $(date +%s) - start ))
 [ -z "$extra" ] || rm -f "$logs/$name.initrd"
