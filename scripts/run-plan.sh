@@ -1,27 +1,42 @@
 #!/bin/sh
 # Boot the guests of scripts/testplan, count the results and print one
-# summary line: "N passed, N failed, N skipped". A boot fails (and counts
-# as one failure more) when it did not run exactly the tests it expects,
-# skipped a test its line does not allow, crashed, timed out, ended with a
-# non-zero runner status, or left a bug report in its kernel log. Exits
+# summary line: "N passed, N failed, N skipped". A test fails when it
+# failed, or skipped (or ended in XFAIL) where its line does not allow it
+# by name (scripts/parse-results.py judges the tests). A boot fails (and
+# counts as one failure more) when it did not run exactly the tests it
+# expects, crashed, timed out, ended with a non-zero runner status, left a
+# bug report in its kernel log (scripts/scan-log.sh), or, for the
+# kernel's own selftests, did not give the stock kernel's results. Exits
 # non-zero when anything failed.
 #
+# The kernel's own selftests (fbk.run=kernel:...) are compared test by
+# test with the stock kernel's results in this guest, kept in the golden
+# file scripts/golden/NAME.txt (make check-kernel-selftests writes it from
+# a stock boot): a test that fails there too counts as skipped, and says
+# so; any other difference fails the boot, naming the tests, and so does a
+# missing golden file.
+#
 # Usage: scripts/run-plan.sh [-k IMAGE] [-a KERNEL_ARGS] [-t TIME_FACTOR]
-#                            [-o NAME_REGEX] [-p PREFIX] [-P PLAN]
+#                            [-o NAME_REGEX] [-p PREFIX] [-P PLAN] [-n]
 #   -k  kernel image (default $BUILD/bzImage)
 #   -a  more kernel command line for every boot
 #   -t  stretch every time limit, the guests' and the tests' (slow kernels)
 #   -o  only the boots whose name matches
 #   -p  prefix for the log names (default: none)
 #   -P  the plan (default scripts/testplan)
+#   -n  no comparison with a golden file (the stock boot that makes one)
 # FBK_DEADLINE (seconds since the epoch, optional): no boot runs past it;
 # boots that no longer fit fail as "not run", so that a hung guest cannot
 # make a whole run overrun its time.
+#
+# Logs of each boot in $BUILD/logs/: PREFIXNAME.console (the kernel log),
+# .results (what the guest reported), .tests (every test and its result,
+# "NAME RESULT"), .failures (what went wrong).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel=$BUILD/bzImage append= factor=1 only=. prefix= plan=$TOP/scripts/testplan
-while getopts k:a:t:o:p:P: opt; do
+kernel=$BUILD/bzImage append= factor=1 only=. prefix= plan=$TOP/scripts/testplan golden=1
+while getopts k:a:t:o:p:P:n opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	a) append=$OPTARG ;;
@@ -29,7 +44,8 @@ while getopts k:a:t:o:p:P: opt; do
 	o) only=$OPTARG ;;
 	p) prefix=$OPTARG ;;
 	P) plan=$OPTARG ;;
-	*) die "usage: $0 [-k IMAGE] [-a ARGS] [-t FACTOR] [-o REGEX] [-p PREFIX] [-P PLAN]" ;;
+	n) golden=0 ;;
+	*) die "usage: $0 [-k IMAGE] [-a ARGS] [-t FACTOR] [-o REGEX] [-p PREFIX] [-P PLAN] [-n]" ;;
 	esac
 done
 
@@ -76,49 +92,44 @@ while read -r name mem cpus limit expect run tests args skips; do
 			-c "$cpus" -t "$seconds" -a "$cmdline" $extra || status=$?
 	fi
 
+	# The tests, judged against the skips and failures the plan allows
+	# (by full name) and, for the kernel's own selftests, the stock
+	# kernel's results: "PASSED FAILED SKIPPED EXCUSED DIFFERENT".
+	compare=
+	case $run in
+	kernel:*) [ "$golden" = 0 ] || compare=$TOP/scripts/golden/$name.txt ;;
+	esac
+	rm -f "$BUILD/logs/$log.tests"
 	if [ "$run" = none ]; then
-		counts=$(python3 "$TOP/scripts/parse-results.py" kunit \
-			 "$BUILD/logs/$log.console" "$TREE" 2>>"$fail") || counts="0 0 0 - -"
+		counts=$(python3 "$TOP/scripts/parse-results.py" --allow "$skips" kunit \
+			 "$BUILD/logs/$log.console" "$TREE" 2>>"$fail") || counts="0 0 0 0 0"
 	else
-		counts=$(python3 "$TOP/scripts/parse-results.py" kselftest \
-			 "$BUILD/logs/$log.results" 2>>"$fail") || counts="0 0 0 - -"
+		counts=$(python3 "$TOP/scripts/parse-results.py" --allow "$skips" \
+			 ${compare:+--golden "$compare"} --list "$BUILD/logs/$log.tests" \
+			 kselftest "$BUILD/logs/$log.results" 2>>"$fail") || counts="0 0 0 0 0"
 	fi
 	set -- $counts
-	p=$1 f=$2 s=$3 skipnames=${4:--} failnames=${5:--}
+	p=$1 f=$2 s=$3 excused=$4 different=$5
 	ran=$((p + f + s))
 	ran_total=$((ran_total + ran))
 
-	# Skips the plan does not allow fail.
-	if [ "$skipnames" != - ]; then
-		for t in $(echo "$skipnames" | tr ',' ' '); do
-			case ",$skips," in
-			*",$t,"*) ;;
-			*) s=$((s - 1)) f=$((f + 1))
-			   echo "  FAIL $t skipped, and the plan does not allow it" >> "$fail" ;;
-			esac
-		done
-	fi
-	# Failures the plan allows ("!NAME": the test fails on the stock
-	# kernel too, in this guest) count as skipped.
-	xfailed=0
-	if [ "$failnames" != - ]; then
-		for t in $(echo "$failnames" | tr ',' ' '); do
-			case ",$skips," in
-			*",!$t,"*) f=$((f - 1)) s=$((s + 1)) xfailed=$((xfailed + 1)) ;;
-			esac
-		done
-	fi
 	boot_failed=
 	case $status in
 	0) ;;
 	124) boot_failed="timed out" ;;
 	125) boot_failed="not run: the run's time (FBK_DEADLINE) is spent" ;;
-	2) [ "$f" != 0 ] || [ "$xfailed" != 0 ] ||
+	2) [ "$f" != 0 ] || [ "$excused" != 0 ] ||
 	   boot_failed="the test runner failed (see $log.results)" ;;
 	*) boot_failed="crashed or stopped early" ;;
 	esac
 	[ -n "$boot_failed" ] || [ "$ran" = "$expect" ] ||
 		boot_failed="ran $ran tests, the plan expects $expect"
+	if [ -n "$compare" ] && [ ! -f "$compare" ]; then
+		say "NO GOLDEN FILE ${compare#"$TOP"/}: the $name boot cannot be compared with the stock kernel; make check-kernel-selftests writes it"
+		boot_failed="${boot_failed:+$boot_failed; }no golden file ${compare#"$TOP"/} (make check-kernel-selftests writes it)"
+	elif [ -n "$compare" ] && [ "$different" != 0 ]; then
+		boot_failed="${boot_failed:+$boot_failed; }$different tests differ from the stock kernel's results (${compare#"$TOP"/}; named above)"
+	fi
 	if ! "$TOP/scripts/scan-log.sh" "$BUILD/logs/$log.console" >> "$fail"; then
 		boot_failed="${boot_failed:+$boot_failed; }a kernel report in its log"
 	fi
@@ -134,6 +145,10 @@ while read -r name mem cpus limit expect run tests args skips; do
 	if [ "$f" != 0 ]; then
 		failures="$failures $name"
 		sed 's/^/    /' "$fail"
+	elif [ "$excused" != 0 ]; then
+		# Failures that count as skipped: as on the stock kernel, or
+		# allowed by the plan.
+		grep '^  EXCUSED ' "$fail" | sed 's/^/    /'
 	fi
 done < "$plan"
 
