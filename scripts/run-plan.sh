@@ -5,7 +5,8 @@
 # by name (scripts/parse-results.py judges the tests). A boot fails (and
 # counts as one failure more) when it did not run exactly the tests it
 # expects, crashed, timed out, ended with a non-zero runner status, left a
-# bug report in its kernel log (scripts/scan-log.sh), or, for the
+# bug report in its kernel log (scripts/scan-log.sh), ended with the kernel
+# tainted or lockdep turned off (see taint_check below), or, for the
 # kernel's own selftests, did not give the stock kernel's results. Exits
 # non-zero when anything failed.
 #
@@ -48,6 +49,50 @@ while getopts k:a:t:o:p:P:n opt; do
 	*) die "usage: $0 [-k IMAGE] [-a ARGS] [-t FACTOR] [-o REGEX] [-p PREFIX] [-P PLAN] [-n]" ;;
 	esac
 done
+
+# Taint flags a boot may end with (/proc/sys/kernel/tainted, bits of
+# include/linux/panic.h in 6.12): only TAINT_TEST (bit 18, "N"), which
+# KUnit sets whenever its tests ran. Every other flag is a failure here:
+# W (a WARN), D (an oops), L (a soft lockup), B (a bad page), and those
+# that have no business in these guests (no modules: P F R O E C K; no
+# kernel parameter that taints, so no U; a QEMU CPU and firmware that set
+# neither S, M, A nor I; no X, nor T without RANDSTRUCT).
+TAINT_EXPECTED=$((1 << 18))
+# The flags' letters and meanings, by bit.
+TAINT_FLAGS='P:proprietary-module F:forced-module-load S:CPU-out-of-spec R:forced-module-unload
+M:machine-check B:bad-page U:tainted-by-user D:kernel-died A:ACPI-table-overridden
+W:warning C:staging-driver I:firmware-workaround O:out-of-tree-module E:unsigned-module
+L:soft-lockup K:live-patch X:auxiliary T:randstruct N:test'
+
+# Why the boot whose results are $1 fails on its taint or on lockdep
+# (scripts/guest/init reports both at its end: "FBK-TAINT tainted=N
+# debug_locks=0|1|-"); nothing when it does not.
+taint_check() {
+	line=$(sed -n 's/^FBK-TAINT //p' "$1" 2>/dev/null | tr -d '\r' | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "no FBK-TAINT line in its results: its taint was not checked"
+		return
+	fi
+	tainted=$(echo "$line" | sed -n 's/^tainted=\([0-9][0-9]*\) .*/\1/p')
+	debug_locks=$(echo "$line" | sed -n 's/.* debug_locks=\([0-9-]*\).*/\1/p')
+	if [ -z "$tainted" ]; then
+		echo "its taint could not be read (FBK-TAINT $line)"
+		return
+	fi
+	unexpected=$((tainted & ~TAINT_EXPECTED))
+	if [ "$unexpected" != 0 ]; then
+		names= bit=0
+		for flag in $TAINT_FLAGS; do
+			[ $(((unexpected >> bit) & 1)) = 0 ] || names="$names $flag"
+			bit=$((bit + 1))
+		done
+		[ $((unexpected >> bit)) = 0 ] || names="$names (bits above $((bit - 1)))"
+		printf 'the kernel is tainted %s:%s' "$tainted" "$names"
+		[ "$debug_locks" != 0 ] || printf '; '
+	fi
+	[ "$debug_locks" != 0 ] ||
+		printf 'lockdep turned itself off (debug_locks 0: it found a bug, or ran out of room)'
+}
 
 passed=0 failed=0 skipped=0 boots=0 planned=0 ran_total=0
 failures=
@@ -132,6 +177,13 @@ while read -r name mem cpus limit expect run tests args skips; do
 	fi
 	if ! "$TOP/scripts/scan-log.sh" "$BUILD/logs/$log.console" >> "$fail"; then
 		boot_failed="${boot_failed:+$boot_failed; }a kernel report in its log"
+	fi
+	# The kernel's taint and lockdep at the guest's end. A guest that did
+	# not get there has failed already (one failure all the same); this
+	# names what was not checked.
+	if [ "$status" != 125 ]; then
+		why=$(taint_check "$BUILD/logs/$log.results")
+		[ -z "$why" ] || boot_failed="${boot_failed:+$boot_failed; }$why"
 	fi
 	if [ -n "$boot_failed" ]; then
 		f=$((f + 1))

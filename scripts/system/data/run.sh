@@ -345,4 +345,14 @@ for s in $(echo "$scenarios" | tr ',' ' '); do
 	fi
 done
 echo "$([ "$rc" = 0 ] && echo ok || echo not ok) 1 selftests: system: $scenarios" >&3
+# The kernel's taint flags and lockdep's state, for the harness (as
+# scripts/guest/init reports them).
+tainted=unknown debug_locks=-
+read -r tainted < /proc/sys/kernel/tainted
+if [ -r /proc/lockdep_stats ]; then
+	while read -r key value; do
+		[ "$key" = debug_locks: ] && debug_locks=$value
+	done < /proc/lockdep_stats
+fi
+echo "FBK-TAINT tainted=$tainted debug_locks=$debug_locks" >&3
 echo "FBK-END rc=$rc" >&3
