@@ -30,8 +30,20 @@ esac
 
 obj=$BUILD/obj/$flavour
 mkdir -p "$obj"
+# ccache (scripts/deps.sh installs it) turns a build from scratch that
+# was built before into a minute or two. Its cache is $CCACHE_DIR, or
+# ~/.cache/ccache (root's in CI); its default 5 GB holds every flavour
+# here (a few hundred MB each, compressed). A cache it cannot write would
+# fail every compile: then the build goes without it.
 cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+if command -v ccache >/dev/null 2>&1; then
+	ccdir=$(ccache -k cache_dir 2>/dev/null || true)
+	if [ -n "$ccdir" ] && mkdir -p "$ccdir" 2>/dev/null && [ -w "$ccdir" ]; then
+		cc="ccache gcc"
+	else
+		say "ccache cannot write its cache directory (${ccdir:-none}): building without it"
+	fi
+fi
 kmake() { make -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
 
 # Regenerate .config only when the fragments changed, so that a rebuild

@@ -5,7 +5,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-      qemu-system-x86 busybox-static python3 git perl rsync kmod"
+      qemu-system-x86 busybox-static python3 git perl rsync kmod ccache"
 [ -n "${KERNEL_SRC:-}" ] || pkgs="$pkgs linux-source-6.12"
 pkgs="$pkgs $*"
 
