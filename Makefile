@@ -17,14 +17,16 @@ help:
 	@echo '                     side by side, with a table and a picture ($$(BUILD)/demo/)'
 	@echo '  make check         build, boot, run every KUnit and kselftest test on the test'
 	@echo '                     kernel, then on the debug kernel (check-debug); prints'
-	@echo '                     "N passed, N failed, N skipped" and fails if anything failed'
+	@echo '                     "N passed, N failed, N skipped" and fails if anything failed;'
+	@echo '                     bounded to CHECK_MINUTES (60), builds included'
 	@echo '  make check-quick   only the first half of check: the suite on the test kernel'
 	@echo '  make check-kunit   only the KUnit boot'
 	@echo '  make check-debug   the suite on a KASAN/lockdep/kmemleak kernel booted with'
 	@echo '                     panic_on_warn, failing on any report in the kernel log'
 	@echo '  make check-configs the feature builds warning-free at W=1 in odd configs'
 	@echo '  make check-kernel-selftests  the kernel'"'"'s own cgroup and clone3 selftests'
-	@echo '                     on the stock and the patched kernel, test by test'
+	@echo '                     on the stock and the patched kernel, test by test; writes'
+	@echo '                     the stock results make check compares with (scripts/golden/)'
 	@echo '  make check-mutants deliberate breakages of the series, each of which the'
 	@echo '                     suite must catch: a table of which tests caught them'
 	@echo '  make check-system  the patched kernel in a Debian 12 guest with systemd:'
@@ -81,6 +83,9 @@ lockstat-kernel: apply
 initramfs: apply
 	$(S)/build-initramfs.sh
 
+# make check's time (CHECK_MINUTES, scripts/check.sh) counts from here,
+# before its builds: the start of make, taken when this file is read.
+check: export FBK_CHECK_START := $(shell date +%s)
 check: kernel initramfs
 	$(S)/check.sh
 
