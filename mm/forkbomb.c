@@ -58,7 +58,7 @@ static struct kmem_cache *fbk_cache;
 
 /* When the reaper last found the system calm, in jiffies. */
 unsigned long fbk_calm_at;
-/* Cap on the records of the forest; see fbk_attach(). */
+/* Cap on the records of the forest; see fbk_link_mm(). */
 unsigned long fbk_max_records;
 /* Records not kept: allocation failed, over the cap, or trimmed by the cap. */
 atomic_long_t fbk_records_dropped = ATOMIC_LONG_INIT(0);
@@ -76,7 +76,8 @@ struct fbk_node *fbk_mm_node(struct mm_struct *mm)
 {
 	struct fbk_node *node = READ_ONCE(mm->fbk_node);
 
-	if (!node || READ_ONCE(mm->fbk_gen) != fbk_gen)
+	if (!node || smp_load_acquire(&mm->fbk_forking) ||
+	    READ_ONCE(mm->fbk_gen) != fbk_gen)
 		return NULL;
 	return node;
 }
@@ -88,17 +89,27 @@ static void fbk_set_mm_node(struct mm_struct *mm, struct fbk_node *node)
 }
 
 /*
- * Give @mm a record below the record of @parent_mm (which may be NULL);
- * @history is FBK_EXEC for an exec.
+ * A new record, zeroed, when the history may grow. Never reclaims nor
+ * calls the OOM killer for it: without one, the process joins its
+ * parent's record (fbk_link_mm()).
  */
-static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm,
-		       u8 history)
+static struct fbk_node *fbk_alloc(void)
 {
-	struct fbk_node *node = NULL, *parent;
+	if (READ_ONCE(fbk_tree.nr_records) >= READ_ONCE(fbk_max_records))
+		return NULL;
+	return kmem_cache_zalloc(fbk_cache, GFP_NOWAIT | __GFP_NOWARN);
+}
 
-	/* Cheap check first: at the cap, do not even allocate. */
-	if (READ_ONCE(fbk_tree.nr_records) < READ_ONCE(fbk_max_records))
-		node = kmem_cache_zalloc(fbk_cache, GFP_KERNEL | __GFP_NOWARN);
+/*
+ * Give @mm the record @node (which may be NULL) below the record of
+ * @parent_mm (which may be NULL); @history is FBK_EXEC for an exec.
+ * Return: @node when it was not used, for the caller to free.
+ */
+static struct fbk_node *fbk_link_mm(struct mm_struct *parent_mm,
+				    struct mm_struct *mm,
+				    struct fbk_node *node, u8 history)
+{
+	struct fbk_node *parent;
 
 	spin_lock(&fbk_lock);
 	if (!fbk_active)
@@ -122,24 +133,61 @@ static void fbk_attach(struct mm_struct *parent_mm, struct mm_struct *mm,
 	node = NULL;
 unlock:
 	spin_unlock(&fbk_lock);
-	if (node)
-		kmem_cache_free(fbk_cache, node);
+	return node;
 }
 
 /**
- * __forkbomb_mm_fork - record an address space created by fork
+ * __forkbomb_mm_fork - make the record of an address space created by fork
  * @oldmm: the parent's address space
  * @mm: the child's new copy of it
  *
- * Never fails: a child without a record of its own is folded into its
- * parent's. Also notes the anonymous pages the child shares with its
+ * The record waits in @mm (mm->fbk_forking) until the fork cannot fail
+ * any more (fbk_link_forked()): a fork that fails later, on pid_max, on a
+ * pids cgroup's pids.max or on a fatal signal, leaves nothing in the
+ * history. Also notes the anonymous pages the child shares with its
  * parent copy-on-write, which are not its own (fbk_mm_own_pages()).
  */
 void __forkbomb_mm_fork(struct mm_struct *oldmm, struct mm_struct *mm)
 {
 	mm->fbk_inherited_pages = get_mm_counter(mm, MM_ANONPAGES) +
 				  get_mm_counter(mm, MM_SWAPENTS);
-	fbk_attach(oldmm, mm, 0);
+	mm->fbk_node = fbk_alloc();
+	mm->fbk_forking = true;
+}
+
+/* Link the record of @p, a forked child (see __forkbomb_post_fork()). */
+static void fbk_link_forked(struct task_struct *p)
+{
+	struct mm_struct *mm = p->mm;
+	struct fbk_node *node;
+
+	/* A kernel thread, a thread or a CLONE_VM child: no new mm. */
+	if (!mm || !mm->fbk_forking)
+		return;
+	node = mm->fbk_node;
+	WRITE_ONCE(mm->fbk_node, NULL);
+	node = fbk_link_mm(current->mm, mm, node, 0);
+	/* After the link: see fbk_mm_node(). */
+	smp_store_release(&mm->fbk_forking, false);
+	if (node)
+		kmem_cache_free(fbk_cache, node);
+}
+
+/**
+ * __forkbomb_post_fork - a child was forked and is visible
+ * @p: the child, which has not run yet
+ *
+ * Links the record __forkbomb_mm_fork() made for its address space into
+ * the history. Never fails: a child without a record of its own is
+ * folded into its parent's. Until it is linked, the kill's walks take the
+ * child for one still to come (fbk_kill_task()). While a fork bomb is
+ * being killed, a child of it dies right here (fbk_kill_at_birth()).
+ */
+void __forkbomb_post_fork(struct task_struct *p)
+{
+	fbk_link_forked(p);
+	if (unlikely(READ_ONCE(fbk_killing_mark)))
+		fbk_kill_at_birth(p);
 }
 
 /**
@@ -149,10 +197,17 @@ void __forkbomb_mm_fork(struct mm_struct *oldmm, struct mm_struct *mm)
  *
  * The new record is a child of the old one, which dies when exec drops
  * the old mm (a vfork child's new record is a child of its parent's).
+ * While a fork bomb is being killed, a process of it that execs dies.
  */
 void __forkbomb_mm_exec(struct mm_struct *oldmm, struct mm_struct *mm)
 {
-	fbk_attach(oldmm, mm, FBK_EXEC);
+	struct fbk_node *node = fbk_link_mm(oldmm, mm, fbk_alloc(), FBK_EXEC);
+
+	if (node)
+		kmem_cache_free(fbk_cache, node);
+	/* The old mm is still current's: its record tells. */
+	if (unlikely(READ_ONCE(fbk_killing_mark)))
+		fbk_kill_at_birth(current);
 }
 
 /**
@@ -169,6 +224,14 @@ void __forkbomb_mm_release(struct mm_struct *mm)
 		      !(current->exit_code & 0x7f);
 	struct fbk_node *node;
 
+	/* The fork failed: its record never joined the history. */
+	if (mm->fbk_forking) {
+		if (mm->fbk_node)
+			kmem_cache_free(fbk_cache, mm->fbk_node);
+		mm->fbk_node = NULL;
+		mm->fbk_forking = false;
+		return;
+	}
 	spin_lock(&fbk_lock);
 	node = fbk_mm_node(mm);
 	if (node) {
@@ -237,7 +300,12 @@ bool fbk_tracking(void)
  * @enable: the new state
  *
  * Disabling forgets the whole history: once no hook uses the forest any
- * more, it is freed FBK_BATCH records at a time, scans shut out meanwhile.
+ * more, it is freed FBK_BATCH records at a time, fbk_history_rwsem held
+ * for writing only for each batch, so that a scan (which the OOM killer
+ * waits for, holding oom_lock) waits for one batch at most, not for a
+ * million records. What a scan sees between the batches is a smaller
+ * forest (fbk_detach() takes children before their parents) that no
+ * process uses any more (fbk_mm_node()).
  * Enabling starts a fresh one.
  *
  * Context: process context, fbk_mutex held.
@@ -264,19 +332,21 @@ void fbk_set_tracking(bool enable)
 	fbk_active = false;
 	fbk_gen++;
 	spin_unlock(&fbk_lock);
+	up_write(&fbk_history_rwsem);
 	/* No hook links or puts a record from here on: the forest is ours. */
 	while (!fbk_walk_done(&walk)) {
+		down_write(&fbk_history_rwsem);
 		fbk_detach(&fbk_tree, &walk, FBK_BATCH, &freed);
+		up_write(&fbk_history_rwsem);
 		fbk_free_list(&freed);
 	}
-	up_write(&fbk_history_rwsem);
 }
 
 static int __init fbk_init(void)
 {
 	BUILD_BUG_ON(sizeof(struct fbk_node) > 64);
 
-	fbk_cache = KMEM_CACHE(fbk_node, SLAB_ACCOUNT);
+	fbk_cache = KMEM_CACHE(fbk_node, 0);
 	if (!fbk_cache)
 		return -ENOMEM;
 	fbk_tree_init(&fbk_tree);

@@ -41,34 +41,181 @@
 /* Scans after a kill or while a spawner is watched come soon, else less so. */
 #define FBK_RETRY_SOON_JIFFIES		(HZ / 20)
 #define FBK_RETRY_IDLE_JIFFIES		HZ
+/*
+ * When fork failed, a spawner must keep failing this long after it was
+ * found, without a pause longer than the gap.
+ */
+#define FBK_SPAWNER_CONFIRM_JIFFIES	(HZ / 4)
+#define FBK_SPAWNER_GAP_JIFFIES		(HZ / 2)
 
-static unsigned long fbk_next_scan_at = INITIAL_JIFFIES;
-/* Forks have kept failing since @fbk_exhausted_at, last at @fbk_failed_at. */
-static unsigned long fbk_exhausted_at = INITIAL_JIFFIES;
-static unsigned long fbk_failed_at = INITIAL_JIFFIES;
+/* Scopes whose forks fail, the least recently failing one replaced first. */
+#define FBK_EXHAUSTIONS			8
+static struct fbk_exhaustion fbk_exhaustions[FBK_EXHAUSTIONS];
+static DEFINE_SPINLOCK(fbk_exhaustion_lock);
 
-/* The spawner the scans found, and whether it keeps failing. */
-static struct fbk_spawner_watch fbk_spawner_watch;
-/* The last scan found a spawner (oom_lock). */
-static bool fbk_spawner_watched;
+/* A failed fork of @node: note it in the watch of its spawner, if any. */
+static void fbk_spawner_failed(struct fbk_exhaustion *ex,
+			       const struct fbk_node *node, unsigned long now)
+{
+	struct fbk_spawner_watch *watch;
+	unsigned int i;
+
+	for (i = 0; node && i < FBK_WATCHED_SPAWNERS; i++) {
+		watch = &ex->spawners[i];
+		if (watch->top != node)
+			continue;
+		if (!watch->failing ||
+		    time_after(now, watch->failed_at + FBK_SPAWNER_GAP_JIFFIES))
+			watch->failing_since = now;
+		watch->failed_at = now;
+		watch->failing = true;
+	}
+}
+
+/**
+ * fbk_exhaustion_failed - a fork failed in a scope: note it
+ * @table: the scopes whose forks fail
+ * @size: the entries of @table
+ * @key: the scope of the failed fork (0: the whole system)
+ * @node: the record of the task whose fork failed (may be NULL)
+ * @now: the time, in jiffies
+ *
+ * The scope's entry is found, or made in place of the one whose forks
+ * failed longest ago. Its forks keep failing since the first failure
+ * after a pause of FBK_EXHAUSTION_PAUSE_JIFFIES. A failure of a spawner
+ * its scans found is noted for fbk_exhaustion_confirm().
+ *
+ * Context: the caller serializes the calls on @table.
+ * Return: the scope's entry.
+ */
+struct fbk_exhaustion *fbk_exhaustion_failed(struct fbk_exhaustion *table,
+					     unsigned int size, u64 key,
+					     const struct fbk_node *node,
+					     unsigned long now)
+{
+	struct fbk_exhaustion *ex = NULL, *oldest = &table[0];
+	unsigned int i;
+
+	for (i = 0; i < size; i++) {
+		if (table[i].used && table[i].key == key) {
+			ex = &table[i];
+			break;
+		}
+		if (!table[i].used ||
+		    (oldest->used && time_before(table[i].failed_at, oldest->failed_at)))
+			oldest = &table[i];
+	}
+	if (!ex) {
+		ex = oldest;
+		memset(ex, 0, sizeof(*ex));
+		ex->used = true;
+		ex->key = key;
+		ex->exhausted_at = now;
+		ex->next_scan_at = now;
+	} else if (time_after(now, ex->failed_at + FBK_EXHAUSTION_PAUSE_JIFFIES)) {
+		ex->exhausted_at = now;
+	}
+	ex->failed_at = now;
+	fbk_spawner_failed(ex, node, now);
+	return ex;
+}
+
+/**
+ * fbk_exhaustion_confirm - may the spawner a scan of a scope found be killed?
+ * @ex: the scope's entry
+ * @top: the spawner's record, as the scan found it
+ * @now: the time, in jiffies
+ *
+ * A bounded job that hits its limit stops forking after a few failures (a
+ * shell retries with growing pauses), a runaway spawner does not. The
+ * first time @top is found, it is watched from then on, in place of the
+ * spawner of the scope found longest ago. It is confirmed once its own
+ * processes' forks have failed for FBK_SPAWNER_CONFIRM_JIFFIES without a
+ * pause longer than FBK_SPAWNER_GAP_JIFFIES, the last one no longer than
+ * that ago; the failures of its children do not count (a bomb's children
+ * are killed with it, a bounded job's children may be failing for reasons
+ * of their own).
+ *
+ * Context: the caller serializes the calls with fbk_exhaustion_failed().
+ * Return: true when the spawner keeps failing.
+ */
+bool fbk_exhaustion_confirm(struct fbk_exhaustion *ex,
+			    const struct fbk_node *top, unsigned long now)
+{
+	struct fbk_spawner_watch *watch = NULL, *oldest = &ex->spawners[0];
+	unsigned int i;
+
+	for (i = 0; i < FBK_WATCHED_SPAWNERS; i++) {
+		if (ex->spawners[i].top == top)
+			watch = &ex->spawners[i];
+		else if (oldest->top &&
+			 (!ex->spawners[i].top ||
+			  time_before(ex->spawners[i].found_at, oldest->found_at)))
+			oldest = &ex->spawners[i];
+	}
+	ex->spawner_watched = true;
+	if (!watch) {
+		memset(oldest, 0, sizeof(*oldest));
+		oldest->top = top;
+		oldest->found_at = now;
+		return false;
+	}
+	watch->found_at = now;
+	return watch->failing &&
+	       !time_after(now, watch->failed_at + FBK_SPAWNER_GAP_JIFFIES) &&
+	       !time_before(watch->failed_at,
+			    watch->failing_since + FBK_SPAWNER_CONFIRM_JIFFIES);
+}
+
+/* The entry of the scope @key, or NULL. Context: fbk_exhaustion_lock. */
+static struct fbk_exhaustion *fbk_exhaustion_find(u64 key)
+{
+	unsigned int i;
+
+	for (i = 0; i < FBK_EXHAUSTIONS; i++)
+		if (fbk_exhaustions[i].used && fbk_exhaustions[i].key == key)
+			return &fbk_exhaustions[i];
+	return NULL;
+}
 
 /**
  * fbk_spawner_confirmed - does the spawner a scan found keep failing?
+ * @scope: the scope of the scan
  * @top: the spawner's record, as the scan found it
  *
  * Whichever task runs the scan: the forks that fail in the spawner itself
  * are noted by __forkbomb_fork_failed() (a wide bomb whose first process
  * filled the limit with children has them all failing too, and one of
- * them runs most scans). See fbk_spawner_watch_confirm().
+ * them runs most scans). See fbk_exhaustion_confirm().
  *
  * Context: fbk_history_rwsem held, on behalf of the failing fork, which
  * holds oom_lock.
  * Return: true when the spawner may be killed.
  */
-bool fbk_spawner_confirmed(const struct fbk_node *top)
+bool fbk_spawner_confirmed(const struct fbk_scope *scope,
+			   const struct fbk_node *top)
 {
-	fbk_spawner_watched = true;
-	return fbk_spawner_watch_confirm(&fbk_spawner_watch, top, jiffies);
+	struct fbk_exhaustion *ex;
+	bool confirmed = false;
+
+	spin_lock(&fbk_exhaustion_lock);
+	ex = fbk_exhaustion_find(scope->key);
+	if (ex)
+		confirmed = fbk_exhaustion_confirm(ex, top, jiffies);
+	spin_unlock(&fbk_exhaustion_lock);
+	return confirmed;
+}
+
+/* The key of a scope: the system, a user or a pids cgroup. */
+static u64 fbk_scope_key(const struct fbk_scope *scope)
+{
+	if (scope->by_uid)
+		return BIT_ULL(63) | from_kuid(&init_user_ns, scope->uid);
+#ifdef CONFIG_CGROUP_PIDS
+	if (scope->pids_cgroup)
+		return BIT_ULL(62) | cgroup_id(scope->pids_cgroup);
+#endif
+	return 0;
 }
 
 /* The pids cgroup that stops the current task's forks, with a reference. */
@@ -93,50 +240,64 @@ static void fbk_pids_cgroup_put(struct cgroup *cgrp)
  * __forkbomb_fork_failed - fork failed with -EAGAIN
  *
  * Called by the failing copy_process(), which holds no lock and may sleep.
- * Rate limited; a task that is itself dying, a kernel thread or an
- * io_uring worker only counts the failure.
+ * The failure is noted for its scope: the user when it is over
+ * RLIMIT_NPROC (which does not bind root: its forks fail on global
+ * limits), else the pids cgroup at its pids.max, else the system. The
+ * scan is rate limited per scope; a task that is itself dying, a kernel
+ * thread or an io_uring worker only notes the failure.
  */
 void __forkbomb_fork_failed(void)
 {
 	struct fbk_scope scope = { .confirm_spawner = true };
 	unsigned long now = jiffies, retry;
+	struct fbk_exhaustion *ex;
 	enum fbk_result result;
+	bool scan;
 
 	atomic_long_inc(&fbk_fork_failures);
-	/* Racy, and only written when it changes: close enough. */
-	if (READ_ONCE(fbk_failed_at) != now) {
-		if (time_after(now, READ_ONCE(fbk_failed_at) + HZ))
-			WRITE_ONCE(fbk_exhausted_at, now);
-		WRITE_ONCE(fbk_failed_at, now);
-	}
-	/* current->mm is stable in current; the record is only compared. */
-	if (current->mm)
-		fbk_spawner_watch_failed(&fbk_spawner_watch,
-					 fbk_mm_node(current->mm), now);
-	if (!(READ_ONCE(fbk_triggers) & FBK_TRIGGER_FORK_FAIL) ||
-	    time_before(jiffies, READ_ONCE(fbk_next_scan_at)) ||
-	    (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
-	    fatal_signal_pending(current))
-		return;
-	if (!mutex_trylock(&oom_lock))
-		return;
-	if (time_before(jiffies, fbk_next_scan_at))
-		goto unlock;
-
-	scope.exhausted_at = READ_ONCE(fbk_exhausted_at);
-	/* RLIMIT_NPROC does not bind root: its forks fail on global limits. */
 	scope.uid = current_uid();
 	scope.by_uid = !uid_eq(scope.uid, GLOBAL_ROOT_UID) &&
 		       get_rlimit_value(current_ucounts(), UCOUNT_RLIMIT_NPROC) >=
 		       rlimit(RLIMIT_NPROC);
 	if (!scope.by_uid)
 		scope.pids_cgroup = fbk_pids_cgroup_at_limit();
-	fbk_spawner_watched = false;
-	result = fbk_scan_and_kill(&scope);
-	fbk_pids_cgroup_put(scope.pids_cgroup);
-	retry = result == FBK_RESULT_NONE && !fbk_spawner_watched ?
-		FBK_RETRY_IDLE_JIFFIES : FBK_RETRY_SOON_JIFFIES;
-	WRITE_ONCE(fbk_next_scan_at, jiffies + retry);
-unlock:
+	scope.key = fbk_scope_key(&scope);
+
+	spin_lock(&fbk_exhaustion_lock);
+	/* current->mm is stable in current; the record is only compared. */
+	ex = fbk_exhaustion_failed(fbk_exhaustions, FBK_EXHAUSTIONS, scope.key,
+				   current->mm ? fbk_mm_node(current->mm) : NULL,
+				   now);
+	scope.exhausted_at = ex->exhausted_at;
+	scan = !time_before(now, ex->next_scan_at);
+	spin_unlock(&fbk_exhaustion_lock);
+
+	if (!scan || !(READ_ONCE(fbk_triggers) & FBK_TRIGGER_FORK_FAIL) ||
+	    (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
+	    fatal_signal_pending(current) || !mutex_trylock(&oom_lock))
+		goto out;
+
+	/* Another failure of the scope may have scanned meanwhile. */
+	spin_lock(&fbk_exhaustion_lock);
+	ex = fbk_exhaustion_find(scope.key);
+	scan = ex && !time_before(jiffies, ex->next_scan_at);
+	if (scan) {
+		ex->next_scan_at = jiffies + FBK_RETRY_IDLE_JIFFIES;
+		ex->spawner_watched = false;
+	}
+	spin_unlock(&fbk_exhaustion_lock);
+	if (scan) {
+		result = fbk_scan_and_kill(&scope);
+		spin_lock(&fbk_exhaustion_lock);
+		ex = fbk_exhaustion_find(scope.key);
+		if (ex) {
+			retry = result == FBK_RESULT_NONE && !ex->spawner_watched ?
+				FBK_RETRY_IDLE_JIFFIES : FBK_RETRY_SOON_JIFFIES;
+			ex->next_scan_at = jiffies + retry;
+		}
+		spin_unlock(&fbk_exhaustion_lock);
+	}
 	mutex_unlock(&oom_lock);
+out:
+	fbk_pids_cgroup_put(scope.pids_cgroup);
 }

@@ -79,8 +79,11 @@ struct fbk_node {
 
 /* Scan scratch: an own process must never be killed (init, OOM_SCORE_ADJ_MIN). */
 #define FBK_PROTECTED		0x01
-/* Scan scratch: a child's subtree holds a young live process. */
-#define FBK_YOUNG_CHILD		0x02
+/*
+ * Scan scratch: its process forked a young child (itself, or after an exec,
+ * the record it exec'd into).
+ */
+#define FBK_FORKED		0x02
 /* Scan scratch: two or more children's subtrees hold young live processes. */
 #define FBK_BRANCHING		0x04
 /* Scan scratch: the subtree holds a process whose memory.oom.group applies. */
@@ -89,8 +92,8 @@ struct fbk_node {
 #define FBK_BOMB		0x10
 /* Kill: a process of the record was killed. */
 #define FBK_KILLED		0x20
-/* Choice: an old record that forked a young one. */
-#define FBK_OLD_BREEDER		0x40
+/* Scan scratch: two or more of its young forked children forked in turn. */
+#define FBK_MULTIPLIED		0x80
 
 /**
  * struct fbk_tree - a history forest
@@ -152,6 +155,7 @@ struct fbk_node *fbk_first_root(const struct fbk_tree *tree);
 struct fbk_node *fbk_post_first(struct fbk_node *node);
 struct fbk_node *fbk_post_next(struct fbk_node *node, const struct fbk_node *top);
 struct fbk_node *fbk_pre_next(struct fbk_node *node, const struct fbk_node *top);
+struct fbk_node *fbk_pre_skip(struct fbk_node *node, const struct fbk_node *top);
 
 /* Scoring: forkbomb_score.c. */
 
@@ -203,7 +207,7 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
  * which a fork bomb must be seen multiplying.
  */
 #define FBK_YOUNG_JIFFIES	(10 * HZ)
-/* The longest stall in reclaim before an OOM that fbk_young_since() allows for. */
+/* The longest stall in reclaim before an OOM that fbk_set_youth() allows for. */
 #define FBK_STALL_JIFFIES	(120 * HZ)
 #define FBK_BIRTH_SECONDS	((FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ)
 
@@ -212,7 +216,7 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
  * @now: the time the counts look back from, in jiffies (set by the caller)
  * @count: @count[i] of those records were born between i and i + 1 seconds
  *         before @now (saturating; the newest second also holds later ones);
- *         filled by fbk_account(), read by fbk_young_since()
+ *         filled by fbk_account(), read by fbk_set_youth()
  */
 struct fbk_births {
 	unsigned long now;
@@ -224,12 +228,18 @@ struct fbk_births {
  * @trigger: FBK_TRIGGER_OOM weighs subtrees by memory, FBK_TRIGGER_FORK_FAIL
  *           by processes
  * @now: the current time, in jiffies
- * @young_since: records born at or after this time are young (fbk_young_since())
+ * @young_since: records born at or after this time are young (fbk_set_youth())
+ * @multiplied_at: when the processes in scope last multiplied before the
+ *                 resource ran out: @exhausted_at, or for an OOM after a
+ *                 stall in reclaim, the end of their last busy second
+ *                 (fbk_set_youth())
  * @exhausted_at: when the resource ran out (now for an OOM, the first of
  *                the failed forks otherwise): a young record that ended by
  *                exit() before it is a finished job
  * @min_descendants: fewest young live processes a bomb has
- * @max_mass: OOM: weight of the heaviest single process in scope
+ * @victim: OOM: the record of the process the OOM killer would take (the
+ *          highest badness, oom_score_adj applied), or NULL
+ * @victim_mass: OOM: its weight: what killing it would free
  * @total_tasks: eligible processes in scope
  * @total_mass: FORK_FAIL: their weight (their threads, each of which took a
  *              pid and counted against the limit)
@@ -238,9 +248,11 @@ struct fbk_policy {
 	enum fbk_trigger trigger;
 	unsigned long now;
 	unsigned long young_since;
+	unsigned long multiplied_at;
 	unsigned long exhausted_at;
 	unsigned int min_descendants;
-	unsigned long max_mass;
+	const struct fbk_node *victim;
+	unsigned long victim_mass;
 	unsigned long total_tasks;
 	unsigned long total_mass;
 };
@@ -252,8 +264,7 @@ static inline bool fbk_young(const struct fbk_node *node,
 }
 
 void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births);
-unsigned long fbk_young_since(const struct fbk_policy *policy,
-			      const struct fbk_births *births);
+void fbk_set_youth(struct fbk_policy *policy, const struct fbk_births *births);
 void fbk_account(struct fbk_node *node, enum fbk_class class,
 		 unsigned long mass, struct fbk_births *births);
 void fbk_account_oom_group(struct fbk_node *node);
@@ -285,7 +296,13 @@ enum fbk_shape {
  * @branching: records whose young live processes sit below two or more of
  *             their children
  * @dead_leaves: young records that ended by exit() without a child before
- *               the resource ran out: finished jobs
+ *               the resource ran out, forked by a process that did not
+ *               multiply (FBK_MULTIPLIED): finished jobs
+ * @multipliers: young records two or more of whose young children forked
+ *               in turn (FBK_MULTIPLIED)
+ * @forked: young records made by fork, not exec (births of processes)
+ * @newest_at: birth of the youngest of them, in jiffies
+ * @oldest_at: birth of the oldest of them
  * @depth: most branching records on one path from the top down
  * @generations: most young fork generations on one path from the top down
  * @children: spawner: its young children (records)
@@ -300,6 +317,10 @@ struct fbk_profile {
 	unsigned int live_records;
 	unsigned int branching;
 	unsigned int dead_leaves;
+	unsigned int multipliers;
+	unsigned int forked;
+	unsigned long newest_at;
+	unsigned long oldest_at;
 	unsigned int depth;
 	unsigned int generations;
 	unsigned int children;
@@ -325,35 +346,67 @@ struct fbk_choice {
 bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		struct fbk_choice *choice);
 const char *fbk_shape_name(enum fbk_shape shape);
-void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice, u8 mark);
-void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice);
+void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice,
+	      const struct fbk_policy *policy, u8 mark);
+void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice,
+		const struct fbk_policy *policy);
 
 /**
  * struct fbk_spawner_watch - is a spawner found when fork failed still failing?
- * @top: the spawner's record, as the last scan that found one saw it; only
- *       compared, never dereferenced
+ * @top: the spawner's record, as a scan found it; only compared, never
+ *       dereferenced
+ * @found_at: when a scan found it last, in jiffies
  * @failing: a fork of a process of @top failed since it was found
- * @failing_since: when its forks began to fail without a pause, in jiffies
+ * @failing_since: when its forks began to fail without a pause
  * @failed_at: when one failed last
- *
- * A scan that finds a spawner sets @top (fbk_spawner_watch_confirm()); the
- * failed forks of its processes are noted as they happen
- * (fbk_spawner_watch_failed()), whichever task runs the next scan. The
- * fields are read and written without a lock: a race can at worst let a
- * failure of the spawner watched before count as the start of the new
- * one's, see fbk_spawner_watch_failed().
  */
 struct fbk_spawner_watch {
 	const struct fbk_node *top;
+	unsigned long found_at;
 	bool failing;
 	unsigned long failing_since;
 	unsigned long failed_at;
 };
 
-void fbk_spawner_watch_failed(struct fbk_spawner_watch *watch,
-			      const struct fbk_node *node, unsigned long now);
-bool fbk_spawner_watch_confirm(struct fbk_spawner_watch *watch,
-			       const struct fbk_node *top, unsigned long now);
+/* Spawners watched in one scope at once: two bombs fail side by side. */
+#define FBK_WATCHED_SPAWNERS	2
+
+/**
+ * struct fbk_exhaustion - a scope whose forks fail: the whole system
+ *                         (threads-max, pid_max), a user (RLIMIT_NPROC) or
+ *                         a pids cgroup (pids.max)
+ * @used: the entry holds a scope
+ * @key: which scope: 0 for the system, else see fbk_scope_key()
+ * @exhausted_at: since when its forks keep failing (without a pause of
+ *                over FBK_EXHAUSTION_PAUSE_JIFFIES), in jiffies
+ * @failed_at: when one failed last
+ * @next_scan_at: when a failed fork may scan it next
+ * @spawner_watched: its last scan found a spawner to watch
+ * @spawners: the spawners its scans found, and whether they keep failing
+ *
+ * Kept per scope, so that one scope at its limit (a user retrying a fork
+ * at RLIMIT_NPROC every half second) neither moves another's exhaustion
+ * nor spends its scans.
+ */
+struct fbk_exhaustion {
+	bool used;
+	u64 key;
+	unsigned long exhausted_at;
+	unsigned long failed_at;
+	unsigned long next_scan_at;
+	bool spawner_watched;
+	struct fbk_spawner_watch spawners[FBK_WATCHED_SPAWNERS];
+};
+
+/* Forks of a scope that fail again after this pause begin a new exhaustion. */
+#define FBK_EXHAUSTION_PAUSE_JIFFIES	HZ
+
+struct fbk_exhaustion *fbk_exhaustion_failed(struct fbk_exhaustion *table,
+					     unsigned int size, u64 key,
+					     const struct fbk_node *node,
+					     unsigned long now);
+bool fbk_exhaustion_confirm(struct fbk_exhaustion *exhaustion,
+			    const struct fbk_node *top, unsigned long now);
 
 /*
  * The kernel glue (forkbomb.c and the files after it), not used by the
@@ -427,11 +480,13 @@ int fbk_parse_uint(const char *buf, unsigned int min, unsigned int max,
  * @uid: see @by_uid
  * @pids_cgroup: fork failed on this cgroup's pids.max: only processes in
  *               its subtree count and die
- * @exhausted_at: fork failed: since when forks keep failing, in jiffies; a
- *                bomb stuck at its limit stops being born then, so records
- *                are young when born within FBK_YOUNG_JIFFIES before it
+ * @exhausted_at: fork failed: since when the forks of the scope keep
+ *                failing, in jiffies; a bomb stuck at its limit stops
+ *                being born then, so records are young when born within
+ *                FBK_YOUNG_JIFFIES before it
  * @confirm_spawner: fork failed: a spawner is killed only once
  *                   fbk_spawner_confirmed() says so
+ * @key: fork failed: the scope's key, fbk_scope_key()
  */
 struct fbk_scope {
 	bool oom;
@@ -443,6 +498,7 @@ struct fbk_scope {
 	struct cgroup *pids_cgroup;
 	unsigned long exhausted_at;
 	bool confirm_spawner;
+	u64 key;
 };
 
 /**
@@ -462,9 +518,12 @@ extern unsigned int fbk_min_descendants;
 extern atomic_long_t fbk_kills;
 extern atomic_long_t fbk_tasks_killed;
 extern atomic_long_t fbk_victims_gone;
+extern u8 fbk_killing_mark;
 enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope);
+void fbk_kill_at_birth(struct task_struct *p);
 
 /* forkbomb_forkfail.c */
-bool fbk_spawner_confirmed(const struct fbk_node *top);
+bool fbk_spawner_confirmed(const struct fbk_scope *scope,
+			   const struct fbk_node *top);
 
 #endif /* _MM_FORKBOMB_INTERNAL_H */

@@ -92,6 +92,15 @@ static struct fbk_births fbk_births;
 static u8 fbk_doom_mark;
 static unsigned long fbk_victims_moved_at = INITIAL_JIFFIES;
 static long fbk_victims_gone_seen;
+/*
+ * The kill going on (fbk_kill_doomed()), for the children its processes
+ * fork meanwhile: its mark (0: none) and its scope, valid while the mark
+ * is set and for an RCU grace period after (see __forkbomb_post_fork()).
+ */
+u8 fbk_killing_mark;
+static const struct fbk_scope *fbk_killing_scope;
+/* Children killed at birth by forkbomb_post_fork(). */
+static atomic_long_t fbk_killed_at_birth = ATOMIC_LONG_INIT(0);
 
 /* What the kill loop saw, for the report. */
 struct fbk_report {
@@ -103,6 +112,8 @@ struct fbk_report {
 	char comm[TASK_COMM_LEN];
 	pid_t spared_pid;		/* the spared top, if any and alive */
 	char spared_comm[TASK_COMM_LEN];
+	unsigned int passes;		/* walks of the processes */
+	unsigned long tasks_at_birth;	/* forked during the kill, killed at birth */
 	u64 scan_ns;			/* how long the scan took */
 	u64 kill_ns;			/* and the kill */
 };
@@ -157,24 +168,35 @@ static bool fbk_in_scope(struct task_struct *p, const struct fbk_scope *scope)
 	return true;
 }
 
+/*
+ * Is @p, a thread group leader, on its way out? As the OOM killer's
+ * __task_will_free_mem() tells: the whole group is exiting, or it is a
+ * single thread that is. A leader that called pthread_exit() is exiting
+ * alone: its other threads live on, and so does the process.
+ */
 static bool fbk_dying(struct task_struct *p)
 {
-	return fatal_signal_pending(p) || (p->flags & PF_EXITING);
+	return fatal_signal_pending(p) ||
+	       (p->signal->flags & SIGNAL_GROUP_EXIT) ||
+	       (thread_group_empty(p) && (p->flags & PF_EXITING));
 }
 
 /*
  * @p is a thread group leader, @t a thread of it that has the mm, locked.
+ * A vfork child, which borrows its parent's mm until it execs, is not
+ * counted (its parent counts the mm), but it is killed with its parent's
+ * record (@kill): it would exec the bomb's next process.
  * Context: rcu_read_lock() held.
  */
 static enum fbk_class fbk_task_class(struct task_struct *p,
 				     struct task_struct *t,
-				     const struct fbk_scope *scope)
+				     const struct fbk_scope *scope, bool kill)
 {
 	struct fbk_task_info info = {
 		.kthread = p->flags & PF_KTHREAD,
 		.init = is_global_init(p),
 		.adj_min = p->signal->oom_score_adj == OOM_SCORE_ADJ_MIN,
-		.vfork = in_vfork(t),
+		.vfork = !kill && in_vfork(t),
 		.dying = fbk_dying(p) || tsk_is_oom_victim(p) ||
 			 test_bit(MMF_OOM_SKIP, &t->mm->flags),
 		.in_scope = fbk_in_scope(p, scope),
@@ -197,7 +219,8 @@ static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
 			       struct fbk_node *node,
 			       const struct fbk_scope *scope)
 {
-	if (!fbk_in_scope(p, scope))
+	/* SysRq-F asks for a kill now, as the OOM killer's does. */
+	if (scope->sysrq || !fbk_in_scope(p, scope))
 		return false;
 	if (scope->oom && !scope->sysrq && tsk_is_oom_victim(p))
 		return !test_bit(MMF_OOM_SKIP, &p->signal->oom_mm->flags);
@@ -206,20 +229,44 @@ static bool fbk_victim_pending(struct task_struct *p, struct task_struct *t,
 }
 
 /*
- * The weight of a process: for an OOM, as the OOM killer's oom_badness()
- * counts it but with each page counted once (fbk_mm_own_pages()); when
- * fork failed, its threads.
+ * @p's share of @pages of @mm: the processes that use @mm (CLONE_VM
+ * without CLONE_THREAD) share it as their threads do.
+ */
+static unsigned long fbk_mm_share(struct task_struct *p, struct mm_struct *mm,
+				  unsigned long pages)
+{
+	unsigned long threads = get_nr_threads(p);
+	unsigned long users = max(atomic_read(&mm->mm_users), 1);
+
+	return pages * min(threads, users) / users;
+}
+
+/*
+ * The weight of a process: for an OOM, what killing it frees, in pages:
+ * its own memory (fbk_mm_own_pages(): each page counted once), shared
+ * with the processes that use the same address space as their threads
+ * share it, and the kernel stacks of its threads; when fork failed, its
+ * threads. oom_score_adj does not change what a kill frees: it only
+ * chooses the ordinary OOM killer's victim (fbk_badness()).
  */
 static unsigned long fbk_task_weight(struct task_struct *p, struct mm_struct *mm,
 				     const struct fbk_scope *scope)
 {
-	long points;
+	unsigned long threads = get_nr_threads(p);
 
 	if (!scope->oom)
-		return get_nr_threads(p);
-	points = fbk_mm_own_pages(mm) +
-		 (long)p->signal->oom_score_adj * (long)(scope->totalpages / 1000);
-	return points > 0 ? points : 1;
+		return threads;
+	return fbk_mm_share(p, mm, fbk_mm_own_pages(mm)) +
+	       threads * (THREAD_SIZE >> PAGE_SHIFT);
+}
+
+/* The OOM killer's badness of @p (oom_badness()), @mm its locked mm. */
+static long fbk_badness(struct task_struct *p, struct mm_struct *mm,
+			const struct fbk_scope *scope)
+{
+	return get_mm_rss(mm) + get_mm_counter(mm, MM_SWAPENTS) +
+	       mm_pgtables_bytes(mm) / PAGE_SIZE +
+	       (long)p->signal->oom_score_adj * (long)(scope->totalpages / 1000);
 }
 
 /*
@@ -272,6 +319,7 @@ static void fbk_walk_processes(const struct fbk_process_walk *walk)
 struct fbk_scan_ctx {
 	const struct fbk_scope *scope;
 	struct fbk_policy *policy;
+	long victim_badness;	/* the OOM killer's pick so far */
 	bool pending;
 };
 
@@ -294,6 +342,7 @@ static bool fbk_scan_task(struct task_struct *p, void *data)
 	struct task_struct *t;
 	struct fbk_node *node;
 	enum fbk_class class;
+	long badness = 0;
 
 	t = find_lock_task_mm(p);
 	if (!t)
@@ -301,10 +350,13 @@ static bool fbk_scan_task(struct task_struct *p, void *data)
 	__acquire(&t->alloc_lock);	/* for sparse: t is locked */
 	node = fbk_mm_node(t->mm);
 	ctx->pending = fbk_victim_pending(p, t, node, scope);
-	class = fbk_task_class(p, t, scope);
+	class = fbk_task_class(p, t, scope, false);
 	if (class == FBK_COUNT) {
 		weight = fbk_task_weight(p, t->mm, scope);
-		oom_group = scope->oom && fbk_in_oom_group(p, scope->memcg);
+		if (scope->oom) {
+			badness = fbk_badness(p, t->mm, scope);
+			oom_group = fbk_in_oom_group(p, scope->memcg);
+		}
 	}
 	task_unlock(t);
 	if (ctx->pending)
@@ -313,7 +365,11 @@ static bool fbk_scan_task(struct task_struct *p, void *data)
 	if (class == FBK_COUNT) {
 		policy->total_tasks++;
 		policy->total_mass += weight;
-		policy->max_mass = max(policy->max_mass, weight);
+		if (scope->oom && badness > ctx->victim_badness) {
+			ctx->victim_badness = badness;
+			policy->victim = node;
+			policy->victim_mass = weight;
+		}
 	}
 	if (node) {
 		fbk_account(node, class, weight, &fbk_births);
@@ -330,7 +386,9 @@ static bool fbk_scan_task(struct task_struct *p, void *data)
 static bool fbk_scan_tasks(const struct fbk_scope *scope,
 			   struct fbk_policy *policy)
 {
-	struct fbk_scan_ctx ctx = { .scope = scope, .policy = policy };
+	struct fbk_scan_ctx ctx = {
+		.scope = scope, .policy = policy, .victim_badness = LONG_MIN,
+	};
 	struct fbk_process_walk walk = { .visit = fbk_scan_task, .data = &ctx };
 
 	fbk_walk_processes(&walk);
@@ -349,6 +407,7 @@ struct fbk_kill_ctx {
 	const struct fbk_choice *choice;
 	u8 mark;
 	unsigned int killed;		/* in this pass */
+	unsigned int in_flight;		/* forked, record not linked yet */
 	unsigned int reserves;		/* victims given memory reserves */
 	struct fbk_report *report;
 };
@@ -371,13 +430,19 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 		return true;
 	__acquire(&t->alloc_lock);	/* for sparse: t is locked */
 	mm = t->mm;
+	if (READ_ONCE(mm->fbk_forking)) {
+		/* Its record is about to be linked, doomed or not: look again. */
+		ctx->in_flight++;
+		task_unlock(t);
+		return true;
+	}
 	node = fbk_mm_node(mm);
 	if (node && node == ctx->choice->top && ctx->choice->spared) {
 		report->spared_pid = task_tgid_nr(p);
 		strscpy(report->spared_comm, p->comm, sizeof(report->spared_comm));
 	}
 	if (!node || READ_ONCE(node->doomed) != ctx->mark ||
-	    fbk_task_class(p, t, ctx->scope) != FBK_COUNT) {
+	    fbk_task_class(p, t, ctx->scope, true) != FBK_COUNT) {
 		task_unlock(t);
 		return true;
 	}
@@ -390,7 +455,7 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 		strscpy(report->comm, p->comm, sizeof(report->comm));
 	}
 	report->tasks++;
-	report->pages += fbk_mm_own_pages(mm);
+	report->pages += fbk_mm_share(p, mm, fbk_mm_own_pages(mm));
 	ctx->killed++;
 
 	if (ctx->scope->oom) {
@@ -418,10 +483,14 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 
 /*
  * SIGKILL every eligible process whose record bears the doom @mark, under
- * RCU as __oom_kill_process() does, FBK_TASK_BATCH at a time. A process
- * forked while a pass runs may be missed by it, but its record is doomed
- * at birth: the next pass takes it. A killed process cannot fork any more,
- * so the passes end when one finds nobody new.
+ * RCU as __oom_kill_process() does, FBK_TASK_BATCH at a time. A child
+ * forked meanwhile is born doomed and killed at birth (forkbomb_post_fork(),
+ * as cgroup.kill kills the children of a cgroup being killed), or was
+ * visible before the pass reached its pid: a second pass finds nobody new
+ * but the children forked before their parent's SIGKILL, which the pass
+ * that killed the parent may have missed. The passes end when one finds
+ * nobody, and no child whose record is still being linked, after
+ * FBK_KILL_PASSES at most.
  */
 static void fbk_kill_doomed(const struct fbk_scope *scope,
 			    const struct fbk_choice *choice, u8 mark,
@@ -431,13 +500,77 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 		.scope = scope, .choice = choice, .mark = mark, .report = report,
 	};
 	struct fbk_process_walk walk = { .visit = fbk_kill_task, .data = &ctx };
+	long born_killed = atomic_long_read(&fbk_killed_at_birth);
 	int pass;
 
 	for (pass = 0; pass < FBK_KILL_PASSES; pass++) {
 		ctx.killed = 0;
+		ctx.in_flight = 0;
 		fbk_walk_processes(&walk);
-		if (!ctx.killed)
+		report->passes++;
+		if (!ctx.killed && !ctx.in_flight)
 			break;
+	}
+	report->tasks_at_birth = atomic_long_read(&fbk_killed_at_birth) -
+				 born_killed;
+}
+
+/**
+ * fbk_kill_at_birth - kill a child of the bomb being killed
+ * @p: the new process or thread, visible to the kill's walks already,
+ *     its record linked; or the current task, which execs
+ *
+ * A child whose record bears the mark of the kill going on (it was forked
+ * by a process of the bomb, see fbk_link()) and that the kill would take
+ * is killed at once, as cgroup_post_fork() kills the children of a cgroup
+ * being killed: the kill needs no pass for it, and ends however fast the
+ * bomb forks on other CPUs. So is a process of the bomb that execs (a
+ * vfork child of it, which the kill's walk may have passed, would exec
+ * the bomb's next process).
+ */
+void fbk_kill_at_birth(struct task_struct *p)
+{
+	const struct fbk_scope *scope;
+	struct fbk_node *node;
+	struct task_struct *t;
+	bool kill = false;
+	u8 mark;
+
+	rcu_read_lock();
+	/* Pairs with smp_store_release() in __fbk_scan_and_kill(). */
+	mark = smp_load_acquire(&fbk_killing_mark);
+	scope = READ_ONCE(fbk_killing_scope);
+	if (!mark || !scope)
+		goto out;
+	t = find_lock_task_mm(p);
+	if (!t)
+		goto out;
+	__acquire(&t->alloc_lock);	/* for sparse: t is locked */
+	node = fbk_mm_node(t->mm);
+	kill = node && READ_ONCE(node->doomed) == mark &&
+	       fbk_task_class(p, t, scope, true) == FBK_COUNT;
+	if (kill && scope->oom) {
+		count_vm_event(OOM_KILL);
+		memcg_memory_event_mm(t->mm, MEMCG_OOM_KILL);
+	}
+	task_unlock(t);
+	if (kill) {
+		do_send_sig_info(SIGKILL, SEND_SIG_PRIV, p, PIDTYPE_TGID);
+		atomic_long_inc(&fbk_killed_at_birth);
+	}
+out:
+	rcu_read_unlock();
+}
+
+static const char *fbk_result_name(enum fbk_result result)
+{
+	switch (result) {
+	case FBK_RESULT_KILLED:
+		return "kill";
+	case FBK_RESULT_WAIT:
+		return "wait";
+	default:
+		return "none";
 	}
 }
 
@@ -482,19 +615,23 @@ static void fbk_report(const struct fbk_scope *scope,
 	char why[96];
 
 	fbk_describe_scope(scope, why, sizeof(why));
-	pr_err("%s: killed fork bomb (%s): top pid %d (%s), uid %u, %u tasks killed, %lu kB of their own memory\n",
-	       why, shape, report->pid, report->comm, report->uid,
-	       report->tasks, kb);
+	unsigned long tasks = report->tasks + report->tasks_at_birth;
+
+	fbk_describe_scope(scope, why, sizeof(why));
+	pr_err("%s: killed fork bomb (%s): top pid %d (%s), uid %u, %lu tasks killed, %lu kB of their own memory\n",
+	       why, shape, report->pid, report->comm, report->uid, tasks, kb);
 	if (report->spared_pid)
 		pr_info("its parent pid %d (%s) was not part of it and lives\n",
 			report->spared_pid, report->spared_comm);
-	pr_info("evidence: %u young of %u processes, branching %u deep (%u records), %u generations, %u dead leaves, spawner children %u of %u live; scan %llu us, kill %llu us\n",
+	pr_info("evidence: %u young of %u processes, branching %u deep (%u records), %u generations, %u multiplying, %u finished jobs, spawner children %u of %u live; scan %llu us, kill %llu us in %u passes, %lu killed at birth\n",
 		prof->young, prof->tasks, prof->depth, prof->branching,
-		prof->generations, prof->dead_leaves, prof->live_children,
-		prof->children, div_u64(report->scan_ns, NSEC_PER_USEC),
-		div_u64(report->kill_ns, NSEC_PER_USEC));
+		prof->generations, prof->multipliers, prof->dead_leaves,
+		prof->live_children, prof->children,
+		div_u64(report->scan_ns, NSEC_PER_USEC),
+		div_u64(report->kill_ns, NSEC_PER_USEC), report->passes,
+		report->tasks_at_birth);
 	trace_forkbomb_kill(fbk_trigger_name(scope), shape, report->pid,
-			    report->comm, report->uid, report->tasks, kb);
+			    report->comm, report->uid, tasks, kb);
 }
 
 /**
@@ -527,7 +664,7 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 	}
 	if (!fbk_scan_tasks(scope, policy))
 		return FBK_RESULT_WAIT;
-	policy->young_since = fbk_young_since(policy, &fbk_births);
+	fbk_set_youth(policy, &fbk_births);
 	fbk_aggregate(&fbk_tree, policy);
 	if (!fbk_choose(&fbk_tree, policy, choice))
 		return FBK_RESULT_NONE;
@@ -562,14 +699,24 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 	fbk_tree.may_yield = fbk_in_killer();
 	result = fbk_scan(scope, &policy, &choice);
 	if (result == FBK_RESULT_KILLED && choice.shape == FBK_SHAPE_SPAWNER &&
-	    scope->confirm_spawner && !fbk_spawner_confirmed(choice.top))
+	    scope->confirm_spawner && !fbk_spawner_confirmed(scope, choice.top))
 		result = FBK_RESULT_NONE;
+	report.scan_ns = ktime_get_ns() - start;
+	trace_forkbomb_scan(fbk_trigger_name(scope), fbk_result_name(result),
+			    fbk_shape_name(choice.shape), &choice, &policy,
+			    report.scan_ns);
 	if (result == FBK_RESULT_KILLED) {
-		report.scan_ns = ktime_get_ns() - start;
 		fbk_doom_mark = fbk_doom_mark % U8_MAX + 1;
-		fbk_doom(&fbk_tree, &choice, fbk_doom_mark);
+		WRITE_ONCE(fbk_killing_scope, scope);
+		/* Pairs with smp_load_acquire() in __forkbomb_post_fork(). */
+		smp_store_release(&fbk_killing_mark, fbk_doom_mark);
+		fbk_doom(&fbk_tree, &choice, &policy, fbk_doom_mark);
 		fbk_kill_doomed(scope, &choice, fbk_doom_mark, &report);
-		fbk_undoom(&fbk_tree, &choice);
+		WRITE_ONCE(fbk_killing_mark, 0);
+		fbk_undoom(&fbk_tree, &choice, &policy);
+		/* No child being forked still reads the scope after this. */
+		synchronize_rcu();
+		WRITE_ONCE(fbk_killing_scope, NULL);
 		fbk_victims_moved_at = jiffies;
 		report.kill_ns = ktime_get_ns() - start - report.scan_ns;
 	}
@@ -581,7 +728,7 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 	if (!report.tasks)
 		return FBK_RESULT_NONE;
 	atomic_long_inc(&fbk_kills);
-	atomic_long_add(report.tasks, &fbk_tasks_killed);
+	atomic_long_add(report.tasks + report.tasks_at_birth, &fbk_tasks_killed);
 	fbk_report(scope, &report, &choice);
 	return FBK_RESULT_KILLED;
 }
@@ -732,9 +879,12 @@ static int fbk_dry_run_show(struct seq_file *m, void *v)
 	seq_printf(m, "tasks_in_bomb %u\nyoung %u\nkb %lu\nrecords_young %u\n",
 		   prof->tasks, prof->young, prof->mass << (PAGE_SHIFT - 10),
 		   prof->records);
-	seq_printf(m, "branching %u\ndepth %u\ngenerations %u\ndead_leaves %u\n",
+	seq_printf(m, "branching %u\ndepth %u\ngenerations %u\ndead_leaves %u\nmultiplying %u\n",
 		   prof->branching, prof->depth, prof->generations,
-		   prof->dead_leaves);
+		   prof->dead_leaves, prof->multipliers);
+	seq_printf(m, "youth_ms %u\nvictim_kb %lu\n",
+		   jiffies_to_msecs(policy.now - policy.young_since),
+		   policy.victim_mass << (PAGE_SHIFT - 10));
 	seq_printf(m, "spawner_children %u\nspawner_live_children %u\n",
 		   prof->children, prof->live_children);
 	return 0;

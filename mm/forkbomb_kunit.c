@@ -164,8 +164,46 @@ static void forkbomb_tree_death_keeps_family(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shell->tasks, 2U);
 	KUNIT_EXPECT_EQ(test, tree.nr_records, 4UL);
 	/* Only one child of f1 holds a young process: f1 does not branch. */
-	KUNIT_EXPECT_TRUE(test, f1->flags & FBK_YOUNG_CHILD);
 	KUNIT_EXPECT_FALSE(test, f1->flags & FBK_BRANCHING);
+	/* f1 forked a young child, the shell none (f1 is old). */
+	KUNIT_EXPECT_TRUE(test, f1->flags & FBK_FORKED);
+	KUNIT_EXPECT_FALSE(test, shell->flags & FBK_FORKED);
+	KUNIT_EXPECT_FALSE(test, f1->flags & FBK_MULTIPLIED);
+}
+
+/*
+ * A process multiplied when two or more of its young forked children
+ * forked in turn, through an exec or not; a command it ran does not
+ * count, nor does a child that only exec'd.
+ */
+static void forkbomb_tree_aggregate_multiplied(struct kunit *test)
+{
+	struct fbk_policy policy = { .young_since = SEC(8) };
+	struct fbk_node *p, *a, *a_exec, *b, *cmd, *q, *c, *c_exec;
+	struct fbk_tree tree;
+
+	fbk_tree_init(&tree);
+	p = add(test, &tree, NULL, SEC(9));
+	cmd = add(test, &tree, p, SEC(9));
+	add_node(test, &tree, cmd, SEC(9), true);
+	a = add(test, &tree, p, SEC(9));
+	a_exec = add_node(test, &tree, a, SEC(9), true);
+	add(test, &tree, a_exec, SEC(10));
+	b = add(test, &tree, p, SEC(9));
+	add(test, &tree, b, SEC(10));
+	q = add(test, &tree, NULL, SEC(9));
+	c = add(test, &tree, q, SEC(9));
+	c_exec = add_node(test, &tree, c, SEC(9), true);
+	add(test, &tree, q, SEC(9));
+	add(test, &tree, c_exec, SEC(10));
+	fbk_scan_reset(&tree, NULL);
+	fbk_aggregate(&tree, &policy);
+	KUNIT_EXPECT_TRUE(test, a->flags & FBK_FORKED);
+	KUNIT_EXPECT_FALSE(test, cmd->flags & FBK_FORKED);
+	KUNIT_EXPECT_TRUE(test, p->flags & FBK_MULTIPLIED);
+	KUNIT_EXPECT_TRUE(test, q->flags & FBK_FORKED);
+	KUNIT_EXPECT_FALSE(test, q->flags & FBK_MULTIPLIED);
+	KUNIT_EXPECT_FALSE(test, a->flags & FBK_MULTIPLIED);
 }
 
 static void forkbomb_tree_aggregate_saturates(struct kunit *test)
@@ -293,6 +331,7 @@ static void forkbomb_tree_doom_and_undoom(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *shell, *bomb, *child, *spared, *late, *other;
+	struct fbk_policy policy = { .young_since = SEC(0) };
 	struct fbk_choice choice = {};
 
 	fbk_tree_init(&tree);
@@ -302,7 +341,7 @@ static void forkbomb_tree_doom_and_undoom(struct kunit *test)
 	spared = add(test, &tree, bomb, SEC(1));
 	other = add(test, &tree, shell, SEC(1));
 	choice.top = bomb;
-	fbk_doom(&tree, &choice, 7);
+	fbk_doom(&tree, &choice, &policy, 7);
 	KUNIT_EXPECT_EQ(test, bomb->doomed, 7);
 	KUNIT_EXPECT_EQ(test, child->doomed, 7);
 	KUNIT_EXPECT_EQ(test, shell->doomed, 0);
@@ -318,7 +357,7 @@ static void forkbomb_tree_doom_and_undoom(struct kunit *test)
 	 */
 	bomb->flags |= FBK_KILLED;
 	child->flags |= FBK_KILLED;
-	fbk_undoom(&tree, &choice);
+	fbk_undoom(&tree, &choice, &policy);
 	KUNIT_EXPECT_EQ(test, bomb->doomed, 7);
 	KUNIT_EXPECT_EQ(test, child->doomed, 7);
 	KUNIT_EXPECT_EQ(test, spared->doomed, 0);
@@ -330,6 +369,7 @@ static void forkbomb_tree_doom_spared_top(struct kunit *test)
 {
 	struct fbk_tree tree;
 	struct fbk_node *shell, *half1, *half2, *job, *g;
+	struct fbk_policy policy = { .young_since = SEC(0) };
 	struct fbk_choice choice = {};
 
 	/* A spared top: only its children flagged as the bomb are doomed. */
@@ -343,13 +383,48 @@ static void forkbomb_tree_doom_spared_top(struct kunit *test)
 	half2->flags |= FBK_BOMB;
 	choice.top = shell;
 	choice.spared = true;
-	fbk_doom(&tree, &choice, 1);
+	fbk_doom(&tree, &choice, &policy, 1);
 	KUNIT_EXPECT_EQ(test, shell->doomed, 0);
 	KUNIT_EXPECT_EQ(test, job->doomed, 0);
 	KUNIT_EXPECT_EQ(test, half1->doomed, 1);
 	KUNIT_EXPECT_EQ(test, g->doomed, 1);
-	fbk_undoom(&tree, &choice);
+	fbk_undoom(&tree, &choice, &policy);
 	KUNIT_EXPECT_EQ(test, g->doomed, 0);
+}
+
+/*
+ * A kill takes the top, the young and what holds young processes below;
+ * not the old records beside them that hold none (a spawner's children
+ * from before it ran away), nor what those fork during the kill.
+ */
+static void forkbomb_tree_doom_takes_the_young(struct kunit *test)
+{
+	struct fbk_policy policy = { .young_since = SEC(100) };
+	struct fbk_node *spawner, *old_idle, *old_grandchild, *burst, *young;
+	struct fbk_choice choice = {};
+	struct fbk_tree tree;
+
+	fbk_tree_init(&tree);
+	spawner = add(test, &tree, NULL, SEC(0));
+	old_idle = add(test, &tree, spawner, SEC(1));
+	old_grandchild = add(test, &tree, old_idle, SEC(2));
+	burst = add(test, &tree, spawner, SEC(50));
+	young = add(test, &tree, burst, SEC(101));
+	fbk_scan_reset(&tree, NULL);
+	fbk_account(old_idle, FBK_COUNT, 1, NULL);
+	fbk_account(old_grandchild, FBK_COUNT, 1, NULL);
+	fbk_account(burst, FBK_COUNT, 1, NULL);
+	fbk_account(young, FBK_COUNT, 1, NULL);
+	fbk_aggregate(&tree, &policy);
+	choice.top = spawner;
+	fbk_doom(&tree, &choice, &policy, 3);
+	KUNIT_EXPECT_EQ(test, spawner->doomed, 3);
+	KUNIT_EXPECT_EQ(test, burst->doomed, 3);
+	KUNIT_EXPECT_EQ(test, young->doomed, 3);
+	KUNIT_EXPECT_EQ(test, old_idle->doomed, 0);
+	KUNIT_EXPECT_EQ(test, old_grandchild->doomed, 0);
+	KUNIT_EXPECT_EQ(test, add(test, &tree, old_idle, SEC(102))->doomed, 0);
+	KUNIT_EXPECT_EQ(test, add(test, &tree, young, SEC(102))->doomed, 3);
 }
 
 static void forkbomb_tree_deep_chain(struct kunit *test)
@@ -379,7 +454,7 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nodes[1].mass, n - 1);
 
 	choice.top = &nodes[1];
-	fbk_doom(&tree, &choice, 1);
+	fbk_doom(&tree, &choice, &policy, 1);
 	KUNIT_EXPECT_EQ(test, nodes[n - 1].doomed, 1);
 	KUNIT_EXPECT_EQ(test, nodes[0].doomed, 0);
 
@@ -394,12 +469,14 @@ static void forkbomb_tree_deep_chain(struct kunit *test)
 static struct kunit_case forkbomb_tree_cases[] = {
 	KUNIT_CASE(forkbomb_tree_link_and_walk),
 	KUNIT_CASE(forkbomb_tree_death_keeps_family),
+	KUNIT_CASE(forkbomb_tree_aggregate_multiplied),
 	KUNIT_CASE(forkbomb_tree_aggregate_saturates),
 	KUNIT_CASE(forkbomb_tree_prune_calm),
 	KUNIT_CASE(forkbomb_tree_prune_stress),
 	KUNIT_CASE(forkbomb_tree_detach_all),
 	KUNIT_CASE(forkbomb_tree_doom_and_undoom),
 	KUNIT_CASE(forkbomb_tree_doom_spared_top),
+	KUNIT_CASE(forkbomb_tree_doom_takes_the_young),
 	KUNIT_CASE_SLOW(forkbomb_tree_deep_chain),
 	{}
 };
@@ -428,6 +505,9 @@ struct sim {
 	struct fbk_node *top;
 	bool spared;
 	struct fbk_node *survivors[4];
+	/* A record with this many more live processes (clone(CLONE_VM)). */
+	struct fbk_node *crowded;
+	unsigned int crowd;
 };
 
 /* Until sim_scan(), a record's scratch fields say what it holds. */
@@ -498,13 +578,21 @@ static void sim_scan(struct sim *s)
 		fbk_account(nodes[i], FBK_COUNT, mass[i], &s->births);
 		if (what[i] & SIM_OOM_GROUP)
 			fbk_account_oom_group(nodes[i]);
-		s->policy.max_mass = max(s->policy.max_mass, mass[i]);
+		if (mass[i] > s->policy.victim_mass) {
+			s->policy.victim = nodes[i];
+			s->policy.victim_mass = mass[i];
+		}
 		if (!s->scoped || (nodes[i] != s->tester && nodes[i] != s->bystander)) {
 			s->policy.total_tasks++;
 			s->policy.total_mass += mass[i];
 		}
 	}
-	s->policy.young_since = fbk_young_since(&s->policy, &s->births);
+	for (i = 0; s->crowded && i < s->crowd; i++) {
+		fbk_account(s->crowded, FBK_COUNT, 1, &s->births);
+		s->policy.total_tasks++;
+		s->policy.total_mass++;
+	}
+	fbk_set_youth(&s->policy, &s->births);
 	fbk_aggregate(&s->tree, &s->policy);
 }
 
@@ -527,6 +615,23 @@ static struct fbk_node *sim_spawn(struct sim *s, struct fbk_node *parent,
 	sim_dead(s, fork);
 	sim_live(s, exec, mass);
 	return exec;
+}
+
+/*
+ * @parent runs a short command at @t: a fork that execs it when @exec (a
+ * shell), else a fork that does the work itself; it exits soon after.
+ */
+static void sim_run_command(struct sim *s, struct fbk_node *parent,
+			    unsigned long t, bool exec)
+{
+	struct fbk_node *fork = sim_add(s, parent, t, false);
+
+	if (!exec) {
+		sim_dead(s, fork);
+		return;
+	}
+	fbk_node_put(&s->tree, fork, t + MS(1), false);
+	sim_dead(s, sim_add(s, fork, t + MS(1), true));
 }
 
 /*
@@ -998,6 +1103,184 @@ static void shape_protected_bomb(struct sim *s)
 		sim_protected(s, sim_add(s, service, NOW - MS(900) + MS(i), false));
 }
 
+/*
+ * The bombs people write: each process runs a command, then starts two
+ * copies of itself and exits (f(){ date; f & f & }; f, or a C program
+ * doing the same). Below @root, a generation every @gen from @start on,
+ * @levels of them; @exec: the command is exec'd (a shell), else it is a
+ * bare fork that exits (C). Of the newest generation, which lives,
+ * @ran_eighths eighths ran their command already. Every generation leaves
+ * finished children behind, as a build does.
+ */
+static void sim_command_bomb(struct sim *s, struct fbk_node *root,
+			     unsigned long start, unsigned long gen,
+			     unsigned int levels, bool exec,
+			     unsigned int ran_eighths)
+{
+	struct fbk_node **level = sim_nodes(s, 1U << levels);
+	struct fbk_node **next = sim_nodes(s, 1U << levels);
+	unsigned int n = 1, i, l;
+	unsigned long t = start;
+
+	level[0] = root;
+	for (l = 0; l < levels; l++, t += gen) {
+		for (i = 0; i < n; i++) {
+			sim_run_command(s, level[i], t + MS(1) + i % 7, exec);
+			next[2 * i] = sim_add(s, level[i], t + gen - 1, false);
+			next[2 * i + 1] = sim_add(s, level[i], t + gen, false);
+			fbk_node_put(&s->tree, level[i], t + gen + 1, true);
+		}
+		n *= 2;
+		swap(level, next);
+	}
+	for (i = 0; i < n; i++) {
+		sim_live(s, level[i], 40);
+		if (i * 8 < n * ran_eighths)
+			sim_run_command(s, level[i], t + MS(1) + i % 7, exec);
+	}
+}
+
+/* The C version, run from a test: memory runs out. */
+static void shape_command_c_bomb(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	s->top = sim_start(s, NOW - MS(600), &bomb);
+	sim_command_bomb(s, bomb, NOW - MS(600), MS(50), 10, false, 4);
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+}
+
+/* The shell version, run by sh -c, at threads-max: forks fail. */
+static void shape_command_shell_bomb(struct sim *s)
+{
+	struct fbk_node *sh;
+
+	s->policy.exhausted_at = NOW - MS(400);
+	s->top = sim_start(s, NOW - MS(1300), &sh);
+	sim_command_bomb(s, sh, NOW - MS(1300), MS(80), 10, true, 8);
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+}
+
+/*
+ * The same typed at the prompt of a login shell that has been up for
+ * minutes: the shell runs the first command and forks the two halves.
+ * Both halves die; the shell, its job and sshd live.
+ */
+static void shape_typed_command_bomb(struct sim *s)
+{
+	struct fbk_node *sshd = sim_add(s, s->init, SEC(10), true);
+	struct fbk_node *shell = sim_add(s, sshd, SEC(600), true);
+	struct fbk_node *job = sim_spawn(s, shell, SEC(700), 5000);
+	struct fbk_node *half;
+	int i;
+
+	sim_live(s, sshd, 200);
+	sim_live(s, shell, 300);
+	sim_run_command(s, shell, NOW - SECS(1) - MS(5), true);
+	for (i = 0; i < 2; i++) {
+		half = sim_add(s, shell, NOW - SECS(1) + i, false);
+		sim_command_bomb(s, half, NOW - SECS(1), MS(60), 9, true, 4);
+	}
+	s->top = shell;
+	s->spared = true;
+	s->survivors[0] = shell;
+	s->survivors[1] = job;
+	s->survivors[2] = sshd;
+}
+
+/*
+ * A script that runs a command and starts $0 twice: every bomb process
+ * is a fork and an exec of the script.
+ */
+static void shape_script_bomb(struct sim *s)
+{
+	const unsigned int levels = 9;
+	struct fbk_node **level = sim_nodes(s, 1U << levels);
+	struct fbk_node **next = sim_nodes(s, 1U << levels);
+	unsigned long t = NOW - SECS(2);
+	unsigned int n = 1, i, l;
+
+	s->top = sim_start(s, t, &level[0]);
+	for (l = 0; l < levels; l++, t += MS(150)) {
+		for (i = 0; i < n; i++) {
+			sim_run_command(s, level[i], t + MS(20), true);
+			next[2 * i] = sim_spawn(s, level[i], t + MS(140), 40);
+			next[2 * i + 1] = sim_spawn(s, level[i], t + MS(141), 40);
+			fbk_node_put(&s->tree, level[i], t + MS(145), true);
+		}
+		n *= 2;
+		swap(level, next);
+	}
+}
+
+/*
+ * A Makefile whose recipe runs date, then $(MAKE) through a shell and
+ * once more directly: every make waits for its two children.
+ */
+static void shape_make_bomb(struct sim *s)
+{
+	const unsigned int levels = 9;
+	struct fbk_node **level = sim_nodes(s, 1U << levels);
+	struct fbk_node **next = sim_nodes(s, 1U << levels);
+	unsigned long t = NOW - SECS(3);
+	unsigned int n = 1, i, l;
+	struct fbk_node *sh;
+
+	s->top = sim_start(s, t, &level[0]);
+	for (l = 0; l < levels; l++, t += MS(200)) {
+		for (i = 0; i < n; i++) {
+			sim_run_command(s, level[i], t + MS(30), true);
+			sh = sim_spawn(s, level[i], t + MS(100), 60);
+			next[2 * i] = sim_spawn(s, sh, t + MS(110), 200);
+			next[2 * i + 1] = sim_spawn(s, level[i], t + MS(120), 200);
+		}
+		n *= 2;
+		swap(level, next);
+	}
+}
+
+/*
+ * Processes that share one address space, each clone(CLONE_VM | SIGCHLD)
+ * of the one before, at threads-max: 2,960 processes, one record.
+ */
+static void shape_clone_vm_bomb(struct sim *s)
+{
+	struct fbk_node *bomb;
+
+	s->policy.exhausted_at = NOW - MS(300);
+	sim_start(s, NOW - SECS(3), &bomb);
+	s->crowded = bomb;
+	s->crowd = 2960;
+	s->top = bomb;
+	s->survivors[0] = s->tester;
+}
+
+/*
+ * Two bombs of about the same size, three seconds apart, at threads-max,
+ * beside 200 older processes: neither holds half the threads, but each
+ * holds half of those that are not the other one's. The bigger goes
+ * first.
+ */
+static void shape_two_equal_bombs(struct sim *s)
+{
+	struct fbk_node *first, *second, *second_fork, *service;
+	int i;
+
+	service = sim_spawn(s, s->init, SEC(20), 100);
+	for (i = 0; i < 200; i++)
+		sim_live(s, sim_add(s, service, SEC(30) + i, false), 100);
+	s->top = s->tester;
+	s->spared = true;
+	sim_start(s, NOW - SECS(5), &first);
+	sim_c_bomb(s, first, NOW - SECS(5), MS(200), 750, 16);
+	second_fork = sim_start(s, NOW - SECS(2), &second);
+	sim_c_bomb(s, second, NOW - SECS(2), MS(100), 650, 16);
+	s->survivors[0] = second_fork;
+	s->survivors[1] = service;
+}
+
 /* --- busy programs that are not fork bombs --- */
 
 /* make -j16: jobs of a few hundred ms, 16 running, hundreds finished. */
@@ -1237,6 +1520,145 @@ static void shape_old_workers_and_hog(struct sim *s)
 	sim_spawn(s, s->tester, NOW - SECS(5), 40000);
 }
 
+/*
+ * A build three levels deep: make starts three sub-makes, each two more,
+ * each four compile jobs through sh, gcc -pipe running cc1 and as, all
+ * within its first second; then its big compiles run on, unfinished,
+ * until memory runs out eight seconds later.
+ */
+static void shape_deep_build_running(struct sim *s)
+{
+	unsigned long t = NOW - SECS(8);
+	struct fbk_node *top, *l1, *l2, *sh, *gcc;
+	int a, b, j;
+
+	sim_start(s, t, &top);
+	for (a = 0; a < 3; a++) {
+		sim_run_command(s, top, t + MS(20 + a), true);
+		l1 = sim_spawn(s, top, t + MS(60 + 5 * a), 3000);
+		for (b = 0; b < 2; b++) {
+			l2 = sim_spawn(s, l1, t + MS(150 + 5 * b), 3000);
+			sim_run_command(s, l2, t + MS(200 + b), true);
+			for (j = 0; j < 4; j++) {
+				sh = sim_spawn(s, l2, t + MS(300 + 10 * j), 100);
+				gcc = sim_spawn(s, sh, t + MS(305 + 10 * j), 200);
+				sim_spawn(s, gcc, t + MS(310 + 10 * j), 40000);
+				sim_spawn(s, gcc, t + MS(311 + 10 * j), 500);
+			}
+		}
+	}
+}
+
+/*
+ * A kernel-like build: recursion five levels deep, sh, gcc, cc1 and as
+ * for each compile, hundreds of compiles finished, a few running.
+ */
+static void shape_kbuild(struct sim *s)
+{
+	unsigned long t = NOW - SECS(9);
+	struct fbk_node *level[6], *sh, *gcc;
+	int d, j, k;
+
+	sim_start(s, t, &level[0]);
+	for (k = 0; k < 2; k++) {
+		for (d = 1; d < 6; d++)
+			level[d] = sim_spawn(s, level[d - 1],
+					     t + MS(100 * d + 7 * k), 2000);
+		for (d = 1; d < 6; d++) {
+			for (j = 0; j < 24; j++) {
+				sh = sim_spawn(s, level[d],
+					       t + SECS(1) + MS(300 * j + 11 * d), 100);
+				gcc = sim_spawn(s, sh, sh->born_at + MS(2), 200);
+				sim_run_command(s, gcc, gcc->born_at + MS(3), true);
+				sim_run_command(s, gcc, gcc->born_at + MS(200), true);
+				sim_run_command(s, sh, sh->born_at + MS(250), true);
+				if (j < 23) {
+					sim_dead(s, gcc);
+					sim_dead(s, sh);
+				}
+			}
+		}
+	}
+}
+
+/*
+ * A pre-forking server, restarted six seconds ago, still forking 30 idle
+ * workers a second toward 256 (Apache ramps at most 32 a second) when
+ * memory runs out.
+ */
+static void shape_prefork_ramping(struct sim *s)
+{
+	struct fbk_node *server;
+	int i;
+
+	sim_start(s, NOW - SECS(6), &server);
+	for (i = 0; i < 165; i++)
+		sim_live(s, sim_add(s, server, NOW - MS(5500) + MS(33 * i), false),
+			 800);
+}
+
+/*
+ * A browser restoring a session: its zygote forks 60 renderers within
+ * two seconds, each growing to tens of MiB.
+ */
+static void shape_browser_restore(struct sim *s)
+{
+	struct fbk_node *browser, *zygote;
+	int i;
+
+	sim_start(s, NOW - SECS(4), &browser);
+	zygote = sim_add(s, browser, NOW - SECS(4) + MS(50), false);
+	sim_live(s, zygote, 3000);
+	for (i = 0; i < 60; i++)
+		sim_live(s, sim_add(s, zygote, NOW - SECS(3) + MS(33 * i), false),
+			 9000);
+}
+
+/*
+ * A CI runner that started 20 jobs at once, each a shell that ran three
+ * commands and now runs a pipeline of three.
+ */
+static void shape_ci_runner(struct sim *s)
+{
+	unsigned long t = NOW - SECS(3);
+	struct fbk_node *runner, *sh;
+	int i, j;
+
+	sim_start(s, SEC(800), &runner);
+	for (i = 0; i < 20; i++) {
+		sh = sim_spawn(s, runner, t + MS(2 * i), 200);
+		for (j = 0; j < 3; j++)
+			sim_run_command(s, sh, t + MS(100 + 300 * j), true);
+		for (j = 0; j < 3; j++)
+			sim_spawn(s, sh, t + SECS(1) + MS(j), 12000);
+	}
+}
+
+/*
+ * A shell test suite: a runner with eight scripts at a time, each running
+ * commands one after another, some of them $(a | b) in a subshell.
+ */
+static void shape_test_suite(struct sim *s)
+{
+	unsigned long t = NOW - SECS(9);
+	struct fbk_node *runner, *script, *sub;
+	int i, j;
+
+	sim_start(s, t, &runner);
+	for (i = 0; i < 64; i++) {
+		script = sim_spawn(s, runner, t + MS(130 * i), 300);
+		for (j = 0; j < 6; j++) {
+			sim_run_command(s, script, script->born_at + MS(10 * j + 1), true);
+			sub = sim_add(s, script, script->born_at + MS(10 * j + 5), false);
+			sim_run_command(s, sub, sub->born_at + MS(1), true);
+			sim_run_command(s, sub, sub->born_at + MS(2), true);
+			sim_dead(s, sub);
+		}
+		if (i < 56)
+			sim_dead(s, script);
+	}
+}
+
 struct shape_case {
 	const char *name;
 	void (*build)(struct sim *s);
@@ -1279,6 +1701,25 @@ static const struct shape_case shape_cases[] = {
 	  FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
 	{ "bomb_in_oom_group", shape_bomb_in_oom_group, FBK_TRIGGER_OOM, false, FBK_SHAPE_TREE },
 	{ "protected_bomb", shape_protected_bomb, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "command_c_bomb", shape_command_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "command_c_bomb_fork_fail", shape_command_c_bomb, FBK_TRIGGER_FORK_FAIL,
+	  true, FBK_SHAPE_TREE },
+	{ "command_shell_bomb", shape_command_shell_bomb, FBK_TRIGGER_FORK_FAIL,
+	  true, FBK_SHAPE_TREE },
+	{ "command_shell_bomb_oom", shape_command_shell_bomb, FBK_TRIGGER_OOM,
+	  true, FBK_SHAPE_TREE },
+	{ "typed_command_bomb", shape_typed_command_bomb, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "typed_command_bomb_fork_fail", shape_typed_command_bomb,
+	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "script_bomb", shape_script_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "make_bomb", shape_make_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "make_bomb_fork_fail", shape_make_bomb, FBK_TRIGGER_FORK_FAIL, true,
+	  FBK_SHAPE_TREE },
+	{ "clone_vm_bomb", shape_clone_vm_bomb, FBK_TRIGGER_FORK_FAIL, true,
+	  FBK_SHAPE_SPAWNER },
+	{ "two_equal_bombs", shape_two_equal_bombs, FBK_TRIGGER_FORK_FAIL, true,
+	  FBK_SHAPE_TREE },
 	{ "make_flat", shape_make_flat, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "make_compiles", shape_make_compiles, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "recursive_make", shape_recursive_make, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
@@ -1301,6 +1742,19 @@ static const struct shape_case shape_cases[] = {
 	{ "restart_storm", shape_restart_storm, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
 	{ "old_workers", shape_old_workers, FBK_TRIGGER_FORK_FAIL, false, FBK_SHAPE_NONE },
 	{ "old_workers_and_hog", shape_old_workers_and_hog, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
+	{ "deep_build_running", shape_deep_build_running, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_TREE },
+	{ "kbuild", shape_kbuild, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "kbuild_fork_fail", shape_kbuild, FBK_TRIGGER_FORK_FAIL, false,
+	  FBK_SHAPE_NONE },
+	{ "prefork_ramping", shape_prefork_ramping, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
+	{ "browser_restore", shape_browser_restore, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
+	{ "ci_runner", shape_ci_runner, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "test_suite", shape_test_suite, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "test_suite_fork_fail", shape_test_suite, FBK_TRIGGER_FORK_FAIL, false,
 	  FBK_SHAPE_NONE },
 };
 
@@ -1326,18 +1780,18 @@ static void forkbomb_score_shape(struct kunit *test)
 	sim_scan(s);
 	kill = fbk_choose(&s->tree, &s->policy, &s->choice);
 	p = &s->choice.profile;
-	kunit_info(test, "%s: %s%s, young %u, depth %u, branching %u, generations %u, dead leaves %u, children %u/%u, tasks %u, mass %lu (heaviest %lu)\n",
+	kunit_info(test, "%s: %s%s, young %u, depth %u, branching %u, generations %u, multiplying %u, finished jobs %u, children %u/%u, tasks %u, mass %lu (victim %lu)\n",
 		   c->name, kill ? "kill " : "", fbk_shape_name(s->choice.shape),
 		   p->young, p->depth, p->branching, p->generations,
-		   p->dead_leaves, p->live_children, p->children, p->tasks,
-		   p->mass, s->policy.max_mass);
+		   p->multipliers, p->dead_leaves, p->live_children, p->children,
+		   p->tasks, p->mass, s->policy.victim_mass);
 
 	KUNIT_EXPECT_EQ_MSG(test, kill, c->kill,
 			    "shape %s young %u depth %u branching %u generations %u dead_leaves %u children %u/%u tasks %u mass %lu/%lu",
 			    fbk_shape_name(s->choice.shape), p->young, p->depth,
 			    p->branching, p->generations, p->dead_leaves,
 			    p->live_children, p->children, p->tasks, p->mass,
-			    s->policy.max_mass);
+			    s->policy.victim_mass);
 	KUNIT_EXPECT_EQ_MSG(test, s->choice.shape, c->shape, "shape %s",
 			    fbk_shape_name(s->choice.shape));
 	if (!kill || !s->top)
@@ -1346,7 +1800,7 @@ static void forkbomb_score_shape(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->choice.spared, s->spared);
 
 	/* What the kill would take: never the survivors. */
-	fbk_doom(&s->tree, &s->choice, 1);
+	fbk_doom(&s->tree, &s->choice, &s->policy, 1);
 	for (i = 0; i < ARRAY_SIZE(s->survivors); i++)
 		if (s->survivors[i])
 			KUNIT_EXPECT_EQ_MSG(test, s->survivors[i]->doomed, 0,
@@ -1413,10 +1867,18 @@ static void forkbomb_score_spawner_stopped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->choice.shape, FBK_SHAPE_SPAWNER);
 }
 
+static unsigned long youth(struct fbk_policy *policy,
+			   const struct fbk_births *births)
+{
+	fbk_set_youth(policy, births);
+	return policy->young_since;
+}
+
 /*
  * Youth counts back from the resource's exhaustion; for an OOM, from the
  * end of the newest 10 s in which the machine multiplied (min_descendants
- * births), over FBK_STALL_JIFFIES at most.
+ * births), over FBK_STALL_JIFFIES at most. The machine last multiplied at
+ * the exhaustion, or in the newest second of that window with a birth.
  */
 static void forkbomb_score_young_since(struct kunit *test)
 {
@@ -1428,90 +1890,166 @@ static void forkbomb_score_young_since(struct kunit *test)
 	};
 	const unsigned long window = NOW - FBK_YOUNG_JIFFIES;
 	struct fbk_births *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	b->now = NOW;
 	/* Nothing born at all: no multiplying to anchor on. */
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window);
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, NULL), window);
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window);
+	KUNIT_EXPECT_EQ(test, youth(&oom, NULL), window);
 	/* Multiplying now: 10 births over the last 10 s. */
 	b->count[0] = 1;
 	b->count[9] = 9;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window);
-	/* Nine are not enough; the window ending a second earlier has ten. */
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window);
+	/*
+	 * Nine are not enough; the window ending a second earlier has ten,
+	 * and so do the windows before it that hold the same ten.
+	 */
 	b->count[0] = 0;
 	b->count[10] = 1;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(1));
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - SECS(9));
 	/* A burst 60 s ago, a trickle since: youth ends with the burst. */
 	memset(b->count, 0, sizeof(b->count));
 	b->count[60] = 500;
 	b->count[16] = 1;
 	b->count[3] = 1;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(51));
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - SECS(60));
+	KUNIT_EXPECT_EQ(test, oom.multiplied_at, NOW - SECS(60));
 	/* A bomb of a thousand stalled 30 s ago; a dozen forks since are a trickle. */
 	memset(b->count, 0, sizeof(b->count));
 	b->count[30] = 1000;
 	b->count[5] = 12;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - SECS(21));
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - SECS(30));
 	/* Multiplying now, if more slowly than a minute ago. */
 	b->count[5] = 130;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window);
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - SECS(5));
+	KUNIT_EXPECT_EQ(test, oom.multiplied_at, NOW);
+	/*
+	 * A slow bomb (a debug kernel, an overloaded machine): 20 births a
+	 * second for 40 s. Young all of its life, whichever the trigger.
+	 */
+	memset(b->count, 0, sizeof(b->count));
+	for (i = 0; i < 40; i++)
+		b->count[i] = 20;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - SECS(38));
+	KUNIT_EXPECT_EQ(test, youth(&fork_fail, b), window - SECS(38));
 	/* Not further back than FBK_STALL_JIFFIES. */
 	memset(b->count, 0, sizeof(b->count));
 	b->count[FBK_BIRTH_SECONDS - 1] = 500;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&oom, b), window - FBK_STALL_JIFFIES);
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - FBK_STALL_JIFFIES);
 	/* A failed fork is its own anchor. */
 	b->count[60] = 500;
-	KUNIT_EXPECT_EQ(test, fbk_young_since(&fork_fail, b), window);
+	KUNIT_EXPECT_EQ(test, youth(&fork_fail, b), window);
+	KUNIT_EXPECT_EQ(test, fork_fail.multiplied_at, NOW);
+}
+
+/* A failed fork of @node in the scope @key of @table (two entries). */
+static struct fbk_exhaustion *failed(struct fbk_exhaustion *table, u64 key,
+				     const struct fbk_node *node, unsigned long t)
+{
+	return fbk_exhaustion_failed(table, 2, key, node, t);
 }
 
 /*
  * When fork failed, a spawner is killed once its own forks have kept
  * failing for 250 ms since a scan found it, without a pause over 500 ms,
  * whichever task runs the scans; the failures of other records (its
- * children's) do not count.
+ * children's) do not count. Two spawners of one scope are watched side
+ * by side.
  */
 static void forkbomb_score_spawner_watch(struct kunit *test)
 {
-	struct fbk_node *nodes = kunit_kcalloc(test, 2, sizeof(*nodes), GFP_KERNEL);
-	struct fbk_spawner_watch watch = {};
-	struct fbk_node *spawner, *child;
+	struct fbk_node *nodes = kunit_kcalloc(test, 3, sizeof(*nodes), GFP_KERNEL);
+	struct fbk_exhaustion *table = kunit_kcalloc(test, 2, sizeof(*table),
+						     GFP_KERNEL);
+	struct fbk_node *spawner, *child, *second;
 	unsigned long t = NOW, start;
+	struct fbk_exhaustion *ex;
 
 	KUNIT_ASSERT_NOT_NULL(test, nodes);
+	KUNIT_ASSERT_NOT_NULL(test, table);
 	spawner = &nodes[0];
 	child = &nodes[1];
+	second = &nodes[2];
+	ex = failed(table, 0, NULL, t);
 	/* Found: watched from now on. */
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t));
 	/* Only its children fail, for a second: not confirmed. */
 	for (; t < NOW + SECS(1); t += MS(10)) {
-		fbk_spawner_watch_failed(&watch, child, t);
-		fbk_spawner_watch_failed(&watch, NULL, t);
+		failed(table, 0, child, t);
+		failed(table, 0, NULL, t);
 	}
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t));
 	/* It fails itself every 10 ms: not yet after 200 ms, after 300 ms. */
 	for (start = t; t < start + MS(200); t += MS(10))
-		fbk_spawner_watch_failed(&watch, spawner, t);
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+		failed(table, 0, spawner, t);
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t));
 	for (; t < start + MS(300); t += MS(10))
-		fbk_spawner_watch_failed(&watch, spawner, t);
-	KUNIT_EXPECT_TRUE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+		failed(table, 0, spawner, t);
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, spawner, t));
 	/* It stopped: no longer 600 ms later; failing again, it starts over. */
 	t += MS(600);
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
-	fbk_spawner_watch_failed(&watch, spawner, t);
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t));
+	failed(table, 0, spawner, t);
 	t += MS(10);
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, spawner, t));
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t));
 	/* A shell that retries after 1, 2 and 4 s: never confirmed. */
 	for (start = t; t < start + SECS(7); t++) {
 		if (t == start || t == start + SECS(1) || t == start + SECS(3))
-			fbk_spawner_watch_failed(&watch, spawner, t);
-		KUNIT_EXPECT_FALSE(test,
-				   fbk_spawner_watch_confirm(&watch, spawner, t));
+			failed(table, 0, spawner, t);
+		KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t));
 	}
-	/* Another spawner found: what the first one did does not count. */
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, child, t));
-	KUNIT_EXPECT_FALSE(test, fbk_spawner_watch_confirm(&watch, child, t + MS(10)));
+	/*
+	 * Two spawners of the scope fail at once, found by turns: neither
+	 * resets the other's watch, both are confirmed.
+	 */
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, second, t));
+	for (start = t; t < start + MS(300); t += MS(10)) {
+		failed(table, 0, spawner, t);
+		failed(table, 0, second, t);
+		fbk_exhaustion_confirm(ex, (t / MS(10)) % 2 ? spawner : second, t);
+	}
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, spawner, t));
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, second, t));
+	/* A third one found: the one found longest ago makes room. */
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, child, t + MS(10)));
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, second, t + MS(10)));
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, spawner, t + MS(10)));
+}
+
+/*
+ * Each scope keeps its own exhaustion: a user retrying a fork at its
+ * RLIMIT_NPROC every half second neither moves the system's nor takes its
+ * entry; a scope that failed longest ago makes room for a new one; forks
+ * that fail again after a pause of over a second begin a new exhaustion.
+ */
+static void forkbomb_score_exhaustion_per_scope(struct kunit *test)
+{
+	struct fbk_exhaustion *table = kunit_kcalloc(test, 2, sizeof(*table),
+						     GFP_KERNEL);
+	const u64 user = BIT_ULL(63) | 1000, container = BIT_ULL(62) | 42;
+	struct fbk_exhaustion *ex;
+	unsigned long t;
+
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	for (t = NOW - SECS(30); t < NOW; t += MS(500))
+		KUNIT_EXPECT_EQ(test, failed(table, user, NULL, t)->exhausted_at,
+				NOW - SECS(30));
+	for (t = NOW - MS(300); t < NOW; t += MS(10))
+		ex = failed(table, 0, NULL, t);
+	KUNIT_EXPECT_EQ(test, ex->exhausted_at, NOW - MS(300));
+	KUNIT_EXPECT_EQ(test, failed(table, user, NULL, NOW)->exhausted_at,
+			NOW - SECS(30));
+	/* A third scope: the user's entry failed last, the system's goes. */
+	ex = failed(table, container, NULL, NOW + MS(5));
+	KUNIT_EXPECT_EQ(test, ex->exhausted_at, NOW + MS(5));
+	KUNIT_EXPECT_EQ(test, failed(table, user, NULL, NOW + MS(10))->exhausted_at,
+			NOW - SECS(30));
+	KUNIT_EXPECT_EQ(test, failed(table, 0, NULL, NOW + MS(20))->exhausted_at,
+			NOW + MS(20));
+	/* The user pauses for two seconds: a new exhaustion. */
+	ex = failed(table, user, NULL, NOW + SECS(2) + MS(20));
+	KUNIT_EXPECT_EQ(test, ex->exhausted_at, NOW + SECS(2) + MS(20));
 }
 
 static struct kunit_case forkbomb_score_cases[] = {
@@ -1520,6 +2058,7 @@ static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE(forkbomb_score_fork_fail_share),
 	KUNIT_CASE(forkbomb_score_spawner_stopped),
 	KUNIT_CASE(forkbomb_score_spawner_watch),
+	KUNIT_CASE(forkbomb_score_exhaustion_per_scope),
 	KUNIT_CASE(forkbomb_score_young_since),
 	{}
 };

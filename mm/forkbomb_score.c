@@ -11,7 +11,7 @@
  *
  * 1. fbk_scan_reset() clears the scratch fields, the caller reports every
  *    live process with fbk_account(), which counts when the records of
- *    eligible ones were born, fbk_young_since() says from when a record
+ *    eligible ones were born, fbk_set_youth() says from when a record
  *    is young (born within FBK_YOUNG_JIFFIES of the exhaustion, or of the
  *    machine's last multiplying before it thrashed), and fbk_aggregate()
  *    sums each subtree into its root: live eligible processes, how many
@@ -81,7 +81,7 @@
 
 /*
  * Steps 1 and 4: fewer births in FBK_YOUNG_JIFFIES than this share of the
- * busiest such window (fbk_young_since()), or of a spawner's live children
+ * busiest such window (fbk_set_youth()), or of a spawner's live children
  * (fbk_spawner()), are a trickle, not multiplying.
  */
 #define FBK_TRICKLE_SHARE	8
@@ -91,20 +91,16 @@
 /* Step 3: an outsider forked the bomb this many generation times late. */
 #define FBK_GAP_FACTOR			8
 #define FBK_GAP_MIN_JIFFIES		(HZ / 50)
-#define FBK_GAP_MAX_JIFFIES		(HZ / 4)
 #define FBK_GAP_BUCKETS			32
 /* Step 4. */
 #define FBK_TREE_DEPTH		3
 #define FBK_TREE_SHARE		16
 #define FBK_DEAD_LEAF_SHARE	4
+#define FBK_LEAVES_PER_MULTIPLIER	4
 #define FBK_CHAIN_GENERATIONS	32
 #define FBK_SPAWNER_MIN		64
-/*
- * When fork failed, a spawner must keep failing this long after it was
- * found, without a pause longer than the gap.
- */
-#define FBK_SPAWNER_CONFIRM_JIFFIES	(HZ / 4)
-#define FBK_SPAWNER_GAP_JIFFIES		(HZ / 2)
+/* Step 5: a bomb holds this many times its heaviest process's weight. */
+#define FBK_VICTIM_SHARE	32
 
 static const struct {
 	const char *name;
@@ -235,45 +231,61 @@ static unsigned int fbk_births_window(const struct fbk_births *births,
 }
 
 /**
- * fbk_young_since - from when records count as young
- * @policy: the trigger, when the resource ran out, and min_descendants
+ * fbk_set_youth - from when records count as young, and when the
+ *                 processes in scope last multiplied
+ * @policy: the trigger, when the resource ran out, and min_descendants;
+ *          its @young_since and @multiplied_at are set
  * @births: when the records holding eligible processes were born
  *          (fbk_account()), back from @policy->exhausted_at
  *
- * Records born within FBK_YOUNG_JIFFIES before the resource ran out are
- * young. But a machine can thrash in reclaim for long before an OOM, while
- * its processes hardly run, let alone fork: a bomb that filled memory a
- * minute ago has seen only a trickle of births since. So for an OOM, youth
- * counts back from the end of the newest FBK_YOUNG_JIFFIES window in which
- * the eligible processes were multiplying, at most FBK_STALL_JIFFIES back:
- * at least min_descendants of them were born in it, and at least
- * 1/FBK_TRICKLE_SHARE as many as in the busiest window (the few forks of a
- * stalled bomb of thousands that still succeed are no multiplying). That
- * is the resource's exhaustion itself whenever the machine is multiplying
- * now. Processes that are not candidates do not count: the helpers an
- * OOM_SCORE_ADJ_MIN service keeps starting while the machine thrashes, or
- * processes already dying. A failed fork needs no such care: the resource
- * ran out at a fork.
+ * The processes in scope are multiplying in a FBK_YOUNG_JIFFIES window
+ * in which at least min_descendants of them were born, and at least
+ * 1/FBK_TRICKLE_SHARE as many as in the busiest window (the few forks of
+ * a stalled bomb of thousands that still succeed are no multiplying, nor
+ * the helpers an OOM_SCORE_ADJ_MIN service keeps starting, which are not
+ * counted at all). A record is young when it was born within
+ * FBK_YOUNG_JIFFIES before a moment at which they were multiplying, in
+ * the run of such windows that ends with the newest one: a bomb on a
+ * slow or overloaded machine, which grows for a minute rather than a
+ * second, is young all of its life, and so is the history of a bomb that
+ * grows in bursts. The pace of the bomb sets the window, not the clock.
  *
- * Return: the time at and after which a record is young.
+ * The newest window is the one that ends when the resource ran out,
+ * whenever the machine is multiplying then. For an OOM it may be further
+ * back, FBK_STALL_JIFFIES at most: a machine can thrash in reclaim for
+ * long before an OOM, while its processes hardly run, let alone fork. The
+ * processes last multiplied in the newest second of that window with a
+ * birth. A failed fork needs no such care: the resource ran out at a fork.
  */
-unsigned long fbk_young_since(const struct fbk_policy *policy,
-			      const struct fbk_births *births)
+void fbk_set_youth(struct fbk_policy *policy, const struct fbk_births *births)
 {
-	unsigned long anchor = policy->exhausted_at;
-	unsigned int i, busiest = 0, min;
+	unsigned int i, j, busiest = 0, min;
 
-	if (policy->trigger != FBK_TRIGGER_OOM || !births)
-		return anchor - FBK_YOUNG_JIFFIES;
+	policy->young_since = policy->exhausted_at - FBK_YOUNG_JIFFIES;
+	policy->multiplied_at = policy->exhausted_at;
+	if (!births)
+		return;
 	for (i = FBK_YOUNG_SECONDS - 1; i < FBK_BIRTH_SECONDS; i++)
 		busiest = max(busiest, fbk_births_window(births, i));
 	min = max(policy->min_descendants,
 		  DIV_ROUND_UP(busiest, FBK_TRICKLE_SHARE));
-	/* The newest window with that many: youth counts back from its end. */
 	for (i = FBK_YOUNG_SECONDS - 1; i < FBK_BIRTH_SECONDS; i++)
 		if (fbk_births_window(births, i) >= min)
-			return births->now - (i + 1) * HZ;
-	return anchor - FBK_YOUNG_JIFFIES;
+			break;
+	if (i == FBK_BIRTH_SECONDS ||
+	    (i > FBK_YOUNG_SECONDS - 1 && policy->trigger != FBK_TRIGGER_OOM))
+		return;
+	if (i > FBK_YOUNG_SECONDS - 1) {
+		/* min_descendants is at least 2: the window has a birth. */
+		for (j = i + 1 - FBK_YOUNG_SECONDS; !births->count[j]; j++)
+			;
+		policy->multiplied_at = births->now - j * HZ;
+	}
+	/* Back through the busy windows before it. */
+	while (i + 1 < FBK_BIRTH_SECONDS &&
+	       fbk_births_window(births, i + 1) >= min)
+		i++;
+	policy->young_since = births->now - (i + 1) * HZ;
 }
 
 static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
@@ -288,7 +300,7 @@ static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
  * @mass: its weight: for an OOM, the pages only it holds, adjusted by its
  *        oom_score_adj as the OOM killer does; when fork failed, its threads
  * @births: if not NULL, counts the birth of @node once it holds an eligible
- *          process (for fbk_young_since())
+ *          process (for fbk_set_youth())
  */
 void fbk_account(struct fbk_node *node, enum fbk_class class,
 		 unsigned long mass, struct fbk_births *births)
@@ -332,7 +344,9 @@ void fbk_account_oom_group(struct fbk_node *node)
  * @policy: which records are young (fbk_young())
  *
  * Also notes which records have young live processes below two or more
- * children (FBK_BRANCHING). Each record, visited after its children, first
+ * children (FBK_BRANCHING), whose processes forked a young child
+ * (FBK_FORKED), and two or more of whose young forked children forked in
+ * turn (FBK_MULTIPLIED). Each record, visited after its children, first
  * counts its own processes as young or not, then adds its children's sums.
  * Records linked during the walk start from zero and may or may not be
  * visited; either way the sums stay consistent.
@@ -340,24 +354,33 @@ void fbk_account_oom_group(struct fbk_node *node)
 void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 {
 	struct fbk_node *node = fbk_first_root(tree), *child;
-	unsigned int visited = 0;
+	unsigned int visited = 0, young_children, forking_children;
 
 	if (node)
 		node = fbk_post_first(node);
 	for (; node; node = fbk_post_next(node, NULL)) {
 		fbk_walk_pause(tree, &visited);
 		node->young = fbk_young(node, policy) ? node->tasks : 0;
+		young_children = 0;
+		forking_children = 0;
 		for (child = fbk_first_child(node); child;
 		     child = fbk_next_sibling(child)) {
 			node->tasks += child->tasks;
 			node->young += child->young;
 			fbk_add_mass(node, child->mass);
 			node->flags |= child->flags & FBK_OOM_GROUP;
-			if (!child->young)
-				continue;
-			if (node->flags & FBK_YOUNG_CHILD)
+			if (child->young && ++young_children == 2)
 				node->flags |= FBK_BRANCHING;
-			node->flags |= FBK_YOUNG_CHILD;
+			if (!fbk_young(child, policy))
+				continue;
+			/* An exec: the process goes on in the child record. */
+			if (child->history & FBK_EXEC) {
+				node->flags |= child->flags & FBK_FORKED;
+				continue;
+			}
+			node->flags |= FBK_FORKED;
+			if ((child->flags & FBK_FORKED) && ++forking_children == 2)
+				node->flags |= FBK_MULTIPLIED;
 		}
 	}
 }
@@ -429,47 +452,28 @@ static unsigned long fbk_gap(const struct fbk_node *parent,
 }
 
 /*
- * Step 3: how the young records below @top came to be. @generation is the
- * bomb's generation time: the median time from a young forked record's
- * parent's birth to its own, within FBK_GAP_MIN_JIFFIES and
- * FBK_GAP_MAX_JIFFIES, kept in buckets of powers of two (the median's
- * bucket gives its lower bound).
- * @old_breeders counts the older records below @top that forked a young
- * one: the earlier bursts of a bomb that grows in bursts.
+ * Step 3: the bomb's generation time: the median time from a young
+ * forked record's parent's birth to its own, below @top, at least
+ * FBK_GAP_MIN_JIFFIES; kept in buckets of powers of two (the median's
+ * bucket gives its lower bound). It is the bomb's own pace, however slow
+ * the machine: a bomb that waits for a CPU behind thousands of its own
+ * processes takes seconds a generation.
  */
-struct fbk_origin {
-	unsigned long generation;
-	unsigned int old_breeders;
-};
-
-static void fbk_measure_origin(struct fbk_node *top,
-			       const struct fbk_policy *policy,
-			       struct fbk_origin *origin)
+static unsigned long fbk_generation(struct fbk_node *top,
+				    const struct fbk_policy *policy)
 {
 	unsigned int buckets[FBK_GAP_BUCKETS] = {};
 	unsigned int count = 0, seen = 0, b;
-	struct fbk_node *node, *parent;
+	struct fbk_node *node;
 	unsigned long gap;
 
-	origin->old_breeders = 0;
 	for (node = fbk_first_child(top); node; node = fbk_pre_next(node, top)) {
-		/* Parents come first: set below only after it was cleared here. */
-		node->flags &= ~FBK_OLD_BREEDER;
-		if (!fbk_young(node, policy))
-			continue;
-		parent = node->parent;
 		/* A generation is a fork; an exec only renews the mm. */
-		if (!(node->history & FBK_EXEC)) {
-			gap = fbk_gap(parent, node);
-			buckets[min_t(unsigned int, fls_long(gap),
-				      FBK_GAP_BUCKETS - 1)]++;
-			count++;
-		}
-		if (parent != top && !fbk_young(parent, policy) &&
-		    !(parent->flags & FBK_OLD_BREEDER)) {
-			parent->flags |= FBK_OLD_BREEDER;
-			origin->old_breeders++;
-		}
+		if (!fbk_young(node, policy) || (node->history & FBK_EXEC))
+			continue;
+		gap = fbk_gap(node->parent, node);
+		buckets[min_t(unsigned int, fls_long(gap), FBK_GAP_BUCKETS - 1)]++;
+		count++;
 	}
 	for (b = 0; b < FBK_GAP_BUCKETS - 1; b++) {
 		seen += buckets[b];
@@ -477,8 +481,40 @@ static void fbk_measure_origin(struct fbk_node *top,
 			break;
 	}
 	gap = b ? 1UL << (b - 1) : 0;
-	origin->generation = clamp_t(unsigned long, gap, FBK_GAP_MIN_JIFFIES,
-				     FBK_GAP_MAX_JIFFIES);
+	return max_t(unsigned long, gap, FBK_GAP_MIN_JIFFIES);
+}
+
+/* How many of @node's children are young records. */
+static unsigned int fbk_young_children(const struct fbk_node *node,
+				       const struct fbk_policy *policy)
+{
+	struct fbk_node *child;
+	unsigned int n = 0;
+
+	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child))
+		n += fbk_young(child, policy);
+	return n;
+}
+
+/*
+ * Step 3: did an outsider start the bomb late in its life? One that is
+ * old (born before the young window: a login shell, sshd, a test) and
+ * forked only a few of the young (a shell forks the two halves of
+ * f(){ f|f & }; f), or one that is young but forked its first young child
+ * more than FBK_GAP_FACTOR generation times after its birth. An old
+ * process that forks many young children itself runs away: it is a
+ * spawner, or the first process of a bomb that grows in bursts.
+ */
+static bool fbk_outsider(const struct fbk_node *node,
+			 const struct fbk_policy *policy,
+			 unsigned long generation)
+{
+	struct fbk_node *first;
+
+	if (!fbk_young(node, policy))
+		return fbk_young_children(node, policy) < policy->min_descendants;
+	first = fbk_first_young_child(node, policy, false);
+	return first && fbk_gap(node, first) > FBK_GAP_FACTOR * generation;
 }
 
 /* Does @node have a child other than @child with live eligible processes? */
@@ -495,9 +531,10 @@ static bool fbk_other_live_child(const struct fbk_node *node,
 
 /*
  * Step 3: climb from @node through the parents that belong to the bomb:
- * unprotected, dead or quick to fork it, and either without another live
- * child or young themselves (a bomb's first process, whose first child
- * outgrew its later ones: those are the bomb too).
+ * unprotected, and dead, or young and quick to fork it; a dead one with
+ * another live child is where the bomb's family joins another's, and so
+ * is an old live one. A bomb's first process, whose first child outgrew
+ * its later ones, is the bomb too, and so are those later ones.
  */
 static struct fbk_node *fbk_climb(struct fbk_node *node,
 				  const struct fbk_policy *policy,
@@ -509,10 +546,10 @@ static struct fbk_node *fbk_climb(struct fbk_node *node,
 		if (parent->flags & FBK_PROTECTED)
 			break;
 		if (!fbk_dead(parent) &&
-		    fbk_gap(parent, node) > FBK_GAP_FACTOR * generation)
+		    (!fbk_young(parent, policy) ||
+		     fbk_gap(parent, node) > FBK_GAP_FACTOR * generation))
 			break;
-		if (fbk_other_live_child(parent, node) &&
-		    (fbk_dead(parent) || !fbk_young(parent, policy)))
+		if (fbk_dead(parent) && fbk_other_live_child(parent, node))
 			break;
 		node = parent;
 	}
@@ -537,11 +574,39 @@ static void fbk_flag_bomb_children(struct fbk_node *top, struct fbk_node *heavy,
 	}
 }
 
+/*
+ * Step 4: did the process that forked @node (a dead leaf) multiply? Its
+ * record is the parent of @node's first record, before any exec.
+ */
+static bool fbk_forker_multiplied(const struct fbk_node *node)
+{
+	while ((node->history & FBK_EXEC) && node->parent)
+		node = node->parent;
+	return node->parent && (node->parent->flags & FBK_MULTIPLIED);
+}
+
+/*
+ * Step 4: is @node a finished job? A young record that ended by exit()
+ * without a child before the resource ran out, forked by a process that
+ * did not multiply: a compiler under its driver, a test under its runner.
+ * A bomb process that runs a command before it forks itself again leaves
+ * one behind too, but it multiplied.
+ */
+static bool fbk_finished_job(const struct fbk_node *node, u8 history,
+			     const struct fbk_policy *policy)
+{
+	return fbk_dead(node) && !fbk_first_child(node) &&
+	       (history & FBK_EXITED) &&
+	       fbk_died_before(node, policy->exhausted_at) &&
+	       !fbk_forker_multiplied(node);
+}
+
 /* Step 4: one record of a bomb's subtree, entered on the way down. */
 static void fbk_profile_visit(struct fbk_node *node, const struct fbk_node *top,
 			      const struct fbk_policy *policy, unsigned int *depth,
 			      struct fbk_profile *profile)
 {
+	u8 history = READ_ONCE(node->history);
 	unsigned int gens = 0;
 
 	if (node->flags & FBK_BRANCHING) {
@@ -553,13 +618,20 @@ static void fbk_profile_visit(struct fbk_node *node, const struct fbk_node *top,
 		profile->records++;
 		if (!fbk_dead(node))
 			profile->live_records++;
-		else if (!fbk_first_child(node) &&
-			 (READ_ONCE(node->history) & FBK_EXITED) &&
-			 fbk_died_before(node, policy->exhausted_at))
+		else if (fbk_finished_job(node, history, policy))
 			profile->dead_leaves++;
+		if (node->flags & FBK_MULTIPLIED)
+			profile->multipliers++;
 		gens = node == top ? 0 : node->parent->gens;
-		if (!(node->history & FBK_EXEC))
+		if (!(history & FBK_EXEC)) {
 			gens = min(gens + 1, (unsigned int)U8_MAX);
+			if (!profile->forked++ ||
+			    time_after(node->born_at, profile->newest_at))
+				profile->newest_at = node->born_at;
+			if (profile->forked == 1 ||
+			    time_before(node->born_at, profile->oldest_at))
+				profile->oldest_at = node->born_at;
+		}
 	}
 	node->gens = gens;
 	profile->generations = max(profile->generations, gens);
@@ -618,11 +690,24 @@ static void fbk_profile(const struct fbk_tree *tree,
 			fbk_profile_subtree(tree, child, policy, profile);
 }
 
+/*
+ * Step 4: few finished jobs: a build leaves many behind, a bomb none (of
+ * its own: the commands its processes run count with the processes that
+ * multiplied, see fbk_finished_job()). Either share of finished jobs is
+ * small enough.
+ */
+static bool fbk_few_finished_jobs(const struct fbk_profile *profile)
+{
+	return (u64)profile->dead_leaves * FBK_DEAD_LEAF_SHARE <= profile->young ||
+	       profile->dead_leaves <=
+	       (u64)profile->multipliers * FBK_LEAVES_PER_MULTIPLIER;
+}
+
 static bool fbk_multiplies(const struct fbk_profile *profile,
 			   const struct fbk_policy *policy, enum fbk_shape *shape)
 {
 	if (profile->young < policy->min_descendants ||
-	    (u64)profile->dead_leaves * FBK_DEAD_LEAF_SHARE > profile->young)
+	    !fbk_few_finished_jobs(profile))
 		return false;
 	if (profile->depth >= FBK_TREE_DEPTH &&
 	    (u64)profile->branching * FBK_TREE_SHARE >= profile->live_records) {
@@ -638,9 +723,37 @@ static bool fbk_multiplies(const struct fbk_profile *profile,
 }
 
 /*
+ * Step 4, spawner: the most young children of @node born within a second
+ * of each other. Children are listed newest first (fbk_link()).
+ */
+static unsigned int fbk_spawner_pace(const struct fbk_node *node,
+				     const struct fbk_policy *policy)
+{
+	const struct fbk_node *lead, *trail = NULL;
+	unsigned int count = 0, best = 0;
+
+	for (lead = fbk_first_child(node); lead; lead = fbk_next_sibling(lead)) {
+		if (!lead->young || !fbk_young(lead, policy))
+			continue;
+		if (!trail)
+			trail = lead;
+		count++;
+		while (time_after(trail->born_at, lead->born_at + HZ)) {
+			if (trail->young && fbk_young(trail, policy))
+				count--;
+			trail = fbk_next_sibling(trail);
+		}
+		best = max(best, count);
+	}
+	return best;
+}
+
+/*
  * Step 4: does @node fork children that stay, many, and still now at a
  * bomb's pace (for an OOM; when fork failed, the caller sees whether it
- * keeps failing)? Counts its young children into @profile.
+ * keeps failing)? Counts its young children into @profile. Processes that
+ * share its record (clone(CLONE_VM) without CLONE_THREAD) were forked by
+ * its processes too: they count as children born with it.
  */
 static bool fbk_spawner(const struct fbk_node *node,
 			const struct fbk_policy *policy,
@@ -648,12 +761,14 @@ static bool fbk_spawner(const struct fbk_node *node,
 {
 	unsigned long oldest = 0, newest = 0, spread;
 	unsigned long recent_since = policy->exhausted_at - FBK_YOUNG_JIFFIES;
-	unsigned int min = policy->min_descendants, recent = 0;
+	unsigned int min = policy->min_descendants, recent = 0, own;
 	struct fbk_node *child;
 
 	if (node->flags & FBK_PROTECTED)
 		return false;
+	own = node->tasks;
 	for (child = fbk_first_child(node); child; child = fbk_next_sibling(child)) {
+		own -= child->tasks;
 		if (!fbk_young(child, policy))
 			continue;
 		if (!profile->children++ || time_before(child->born_at, oldest))
@@ -665,6 +780,10 @@ static bool fbk_spawner(const struct fbk_node *node,
 		profile->live_children++;
 		recent += !time_before(child->born_at, recent_since);
 	}
+	if (own > 1 && fbk_young(node, policy)) {
+		profile->children += own - 1;
+		profile->live_children += own - 1;
+	}
 	if (policy->trigger == FBK_TRIGGER_OOM)
 		min = max_t(unsigned int, min, FBK_SPAWNER_MIN);
 	if (profile->live_children < min ||
@@ -673,13 +792,68 @@ static bool fbk_spawner(const struct fbk_node *node,
 	/* When fork failed, births stop: the caller waits for more failures. */
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
 		return true;
-	/* Still coming, at the pace of a bomb, not of a pool's replacements. */
+	/*
+	 * Still coming, at the pace of a bomb, not of a pool's replacements,
+	 * nor of a server's ramp (Apache's prefork starts at most 32 workers
+	 * a second).
+	 */
 	if (recent < policy->min_descendants ||
-	    (u64)recent * FBK_TRICKLE_SHARE < profile->live_children)
+	    (u64)recent * FBK_TRICKLE_SHARE < profile->live_children ||
+	    fbk_spawner_pace(node, policy) < FBK_SPAWNER_MIN)
 		return false;
 	/* And the last child is recent next to how long it took. */
 	spread = max((newest - oldest) / 4, (unsigned long)FBK_GAP_MIN_JIFFIES);
 	return !time_after(policy->now, newest + spread);
+}
+
+/*
+ * Step 5, when fork failed: the bomb holds at least half of the threads in
+ * scope that are not young processes of something else (a second bomb
+ * next to it, which the next scan finds).
+ */
+static bool fbk_fills_limit(const struct fbk_tree *tree,
+			    const struct fbk_policy *policy,
+			    const struct fbk_profile *profile)
+{
+	unsigned long young = 0, others;
+	struct fbk_node *root;
+
+	for (root = fbk_first_root(tree); root; root = fbk_next_sibling(root))
+		young += root->young;
+	others = young > profile->young ? young - profile->young : 0;
+	return 2 * (u64)profile->mass + others >= policy->total_mass;
+}
+
+/* Is @node in what @choice would kill (in a flagged child of a spared top)? */
+static bool fbk_in_choice(const struct fbk_node *node,
+			  const struct fbk_choice *choice)
+{
+	for (; node; node = node->parent) {
+		if (node->parent == choice->top && choice->spared)
+			return node->flags & FBK_BOMB;
+		if (node == choice->top)
+			return !choice->spared;
+	}
+	return false;
+}
+
+/*
+ * Step 5, for an OOM: killing the bomb frees at least twice what the
+ * ordinary OOM killer's victim would. When that victim is part of the
+ * bomb, at least FBK_VICTIM_SHARE times as much: the bomb's memory is
+ * held by many small processes, which the OOM killer would take one by
+ * one while the bomb forks new ones. Where a few big processes hold it
+ * (a build whose compile jobs grew out of memory), the OOM killer frees
+ * much with each kill, and the bomb killer leaves them to it.
+ */
+static bool fbk_outweighs_victim(const struct fbk_choice *choice,
+				 const struct fbk_policy *policy)
+{
+	unsigned int times = 2;
+
+	if (policy->victim && fbk_in_choice(policy->victim, choice))
+		times = FBK_VICTIM_SHARE;
+	return (u64)choice->profile.mass >= times * (u64)policy->victim_mass;
 }
 
 /**
@@ -697,37 +871,24 @@ static bool fbk_spawner(const struct fbk_node *node,
 bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		struct fbk_choice *choice)
 {
-	struct fbk_node *young_top, *heavy, *first;
+	struct fbk_node *young_top, *heavy;
 	struct fbk_profile spawner = {};
-	struct fbk_origin origin;
-	bool outsider;
+	unsigned long generation;
 
 	memset(choice, 0, sizeof(*choice));
 	young_top = fbk_young_top(tree);
 	if (!young_top)
 		return false;
 
-	fbk_measure_origin(young_top, policy, &origin);
+	generation = fbk_generation(young_top, policy);
 	heavy = fbk_heaviest_child(young_top);
-	/*
-	 * An outsider started the bomb late in its life: a login shell whose
-	 * bash forked the two halves of f(){ f|f & }; f, even when they are
-	 * older than the window now. A bomb that grows in bursts forked late
-	 * too, but it still forks (a young child of its own).
-	 */
-	first = fbk_first_young_child(young_top, policy, false);
-	outsider = first &&
-		   fbk_gap(young_top, first) > FBK_GAP_FACTOR * origin.generation;
-	if (outsider && heavy && !fbk_young(heavy, policy) &&
-	    origin.old_breeders >= policy->min_descendants &&
-	    fbk_first_young_child(young_top, policy, true))
-		outsider = false;
 	choice->top = young_top;
-	if ((young_top->flags & FBK_PROTECTED) || outsider) {
+	if ((young_top->flags & FBK_PROTECTED) ||
+	    fbk_outsider(young_top, policy, generation)) {
 		choice->spared = true;
-		fbk_flag_bomb_children(young_top, heavy, origin.generation);
+		fbk_flag_bomb_children(young_top, heavy, generation);
 	} else {
-		choice->top = fbk_climb(young_top, policy, origin.generation);
+		choice->top = fbk_climb(young_top, policy, generation);
 	}
 	fbk_profile(tree, choice, policy, &choice->profile);
 
@@ -749,73 +910,8 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 	}
 
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
-		return 2 * (u64)choice->profile.mass >= policy->total_mass;
-	return !choice->profile.oom_group &&
-	       (u64)choice->profile.mass >= 2 * (u64)policy->max_mass;
-}
-
-/**
- * fbk_spawner_watch_failed - a fork failed: note it if the spawner's
- * @watch: the spawner watched
- * @node: the record of the task whose fork failed (may be NULL)
- * @now: the time, in jiffies
- *
- * Lockless, from every failed fork. A task that reads @watch->top just
- * before a scan switches to another spawner may note its failure for the
- * new one, once: the new spawner then counts as failing from that moment,
- * and is confirmed on a failure of its own within FBK_SPAWNER_GAP_JIFFIES
- * that comes at least FBK_SPAWNER_CONFIRM_JIFFIES later.
- */
-void fbk_spawner_watch_failed(struct fbk_spawner_watch *watch,
-			      const struct fbk_node *node, unsigned long now)
-{
-	if (!node || node != READ_ONCE(watch->top))
-		return;
-	if (!READ_ONCE(watch->failing) ||
-	    time_after(now, READ_ONCE(watch->failed_at) + FBK_SPAWNER_GAP_JIFFIES))
-		WRITE_ONCE(watch->failing_since, now);
-	WRITE_ONCE(watch->failed_at, now);
-	/* Pairs with smp_rmb() in fbk_spawner_watch_confirm(). */
-	smp_wmb();
-	WRITE_ONCE(watch->failing, true);
-}
-
-/**
- * fbk_spawner_watch_confirm - may the spawner a scan found be killed?
- * @watch: the spawner watched
- * @top: the spawner's record, as the scan found it
- * @now: the time, in jiffies
- *
- * A bounded job that hits its limit stops forking after a few failures (a
- * shell retries with growing pauses), a runaway spawner does not. The
- * first time @top is found, it is watched from then on. It is confirmed
- * once its own processes' forks have failed for FBK_SPAWNER_CONFIRM_JIFFIES
- * without a pause longer than FBK_SPAWNER_GAP_JIFFIES, the last one no
- * longer than that ago; the failures of its children do not count (a
- * bomb's children are killed with it, a bounded job's children may be
- * failing for reasons of their own).
- *
- * Context: the scans are serialized (oom_lock).
- * Return: true when the spawner keeps failing.
- */
-bool fbk_spawner_watch_confirm(struct fbk_spawner_watch *watch,
-			       const struct fbk_node *top, unsigned long now)
-{
-	unsigned long since, failed_at;
-
-	if (READ_ONCE(watch->top) != top) {
-		WRITE_ONCE(watch->failing, false);
-		WRITE_ONCE(watch->top, top);
-		return false;
-	}
-	if (!READ_ONCE(watch->failing))
-		return false;
-	/* Pairs with smp_wmb() in fbk_spawner_watch_failed(). */
-	smp_rmb();
-	since = READ_ONCE(watch->failing_since);
-	failed_at = READ_ONCE(watch->failed_at);
-	return !time_after(now, failed_at + FBK_SPAWNER_GAP_JIFFIES) &&
-	       !time_before(failed_at, since + FBK_SPAWNER_CONFIRM_JIFFIES);
+		return fbk_fills_limit(tree, policy, &choice->profile);
+	return !choice->profile.oom_group && fbk_outweighs_victim(choice, policy);
 }
 
 /**
@@ -836,15 +932,34 @@ const char *fbk_shape_name(enum fbk_shape shape)
 	return shape < ARRAY_SIZE(names) ? names[shape] : "none";
 }
 
-/* Mark @top's subtree doomed; see fbk_link() for the ordering. */
-static void fbk_doom_subtree(const struct fbk_tree *tree,
-			     struct fbk_node *top, u8 mark)
+/*
+ * What a kill takes of @top's subtree: @top, and every record that is
+ * young or holds young processes below it: the population that
+ * multiplied, its earlier bursts, and whatever it forks during the kill.
+ * Not the old records beside it that hold no young process: a spawner's
+ * children from before it ran away, a user's long-running jobs under the
+ * spared sshd that a bomb came from. Their processes live, and so do the
+ * children they fork later.
+ */
+static bool fbk_in_bomb(const struct fbk_node *node, const struct fbk_node *top,
+			const struct fbk_policy *policy)
+{
+	return node == top || node->young || fbk_young(node, policy);
+}
+
+/* Mark the bomb in @top's subtree doomed; see fbk_link() for the ordering. */
+static void fbk_doom_subtree(const struct fbk_tree *tree, struct fbk_node *top,
+			     const struct fbk_policy *policy, u8 mark)
 {
 	struct fbk_node *node = top;
 	unsigned int visited = 0;
 
 	do {
 		fbk_walk_pause(tree, &visited);
+		if (!fbk_in_bomb(node, top, policy)) {
+			node = fbk_pre_skip(node, top);
+			continue;
+		}
 		WRITE_ONCE(node->doomed, mark);
 		/* Pairs with smp_mb() in fbk_link(); orders the read of children. */
 		smp_mb();
@@ -856,35 +971,43 @@ static void fbk_doom_subtree(const struct fbk_tree *tree,
  * fbk_doom - mark the bomb's records as being killed
  * @tree: the forest
  * @choice: the verdict of fbk_choose()
+ * @policy: the policy it was chosen with (which records are young)
  * @mark: this kill's mark, not 0; the kill takes the processes whose
  *        record bears it, so a mark left by an earlier kill is ignored
  *
- * Walks the subtrees concurrently with fbk_link(): see there.
+ * Walks the subtrees concurrently with fbk_link(): see there. See
+ * fbk_in_bomb() for what is doomed.
  */
-void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice, u8 mark)
+void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice,
+	      const struct fbk_policy *policy, u8 mark)
 {
 	struct fbk_node *child;
 
 	if (!choice->spared) {
-		fbk_doom_subtree(tree, choice->top, mark);
+		fbk_doom_subtree(tree, choice->top, policy, mark);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_doom_subtree(tree, child, mark);
+			fbk_doom_subtree(tree, child, policy, mark);
 }
 
-static void fbk_undoom_subtree(const struct fbk_tree *tree,
-			       struct fbk_node *top)
+static void fbk_undoom_subtree(const struct fbk_tree *tree, struct fbk_node *top,
+			       const struct fbk_policy *policy)
 {
 	unsigned int visited = 0;
-	struct fbk_node *node;
+	struct fbk_node *node = top;
 
-	for (node = top; node; node = fbk_pre_next(node, top)) {
+	while (node) {
 		fbk_walk_pause(tree, &visited);
+		if (!fbk_in_bomb(node, top, policy)) {
+			node = fbk_pre_skip(node, top);
+			continue;
+		}
 		if (!(node->flags & FBK_KILLED))
 			WRITE_ONCE(node->doomed, 0);
+		node = fbk_pre_next(node, top);
 	}
 }
 
@@ -892,22 +1015,24 @@ static void fbk_undoom_subtree(const struct fbk_tree *tree,
  * fbk_undoom - forget the doom of the records whose processes were spared
  * @tree: the forest
  * @choice: the verdict the kill followed
+ * @policy: the policy of fbk_doom()
  *
  * A process of a doomed record that was not killed (out of scope,
  * protected) must not pass the doom on to the children it forks later.
  * Records whose processes were killed (FBK_KILLED) stay doomed: their
  * processes are exiting, and a fork they started fails.
  */
-void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice)
+void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice,
+		const struct fbk_policy *policy)
 {
 	struct fbk_node *child;
 
 	if (!choice->spared) {
-		fbk_undoom_subtree(tree, choice->top);
+		fbk_undoom_subtree(tree, choice->top, policy);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_undoom_subtree(tree, child);
+			fbk_undoom_subtree(tree, child, policy);
 }

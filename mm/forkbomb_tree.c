@@ -87,6 +87,27 @@ struct fbk_node *fbk_post_next(struct fbk_node *node, const struct fbk_node *top
 }
 
 /**
+ * fbk_pre_skip - next record of a pre-order walk, past @node's subtree
+ * @node: the record just visited, whose descendants are not to be
+ * @top: the subtree root the walk covers, or NULL for the whole forest
+ *
+ * Return: the next record that is not a descendant of @node, or NULL
+ * when there is none under @top.
+ */
+struct fbk_node *fbk_pre_skip(struct fbk_node *node, const struct fbk_node *top)
+{
+	struct fbk_node *next;
+
+	while (node && node != top) {
+		next = fbk_next_sibling(node);
+		if (next)
+			return next;
+		node = node->parent;
+	}
+	return NULL;
+}
+
+/**
  * fbk_pre_next - next record of a pre-order walk
  * @node: the record just visited
  * @top: the subtree root the walk covers, or NULL for the whole forest
@@ -100,15 +121,7 @@ struct fbk_node *fbk_pre_next(struct fbk_node *node, const struct fbk_node *top)
 {
 	struct fbk_node *next = fbk_first_child(node);
 
-	if (next)
-		return next;
-	while (node && node != top) {
-		next = fbk_next_sibling(node);
-		if (next)
-			return next;
-		node = node->parent;
-	}
-	return NULL;
+	return next ? next : fbk_pre_skip(node, top);
 }
 
 /**

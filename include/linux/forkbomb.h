@@ -14,12 +14,14 @@
 #include <linux/mm_types.h>
 
 struct oom_control;
+struct task_struct;
 
 #ifdef CONFIG_FORKBOMB_KILLER
 
 DECLARE_STATIC_KEY_FALSE(forkbomb_tracking_key);
 
 void __forkbomb_mm_fork(struct mm_struct *oldmm, struct mm_struct *mm);
+void __forkbomb_post_fork(struct task_struct *p);
 void __forkbomb_mm_exec(struct mm_struct *oldmm, struct mm_struct *mm);
 void __forkbomb_mm_release(struct mm_struct *mm);
 void __forkbomb_fork_failed(void);
@@ -32,6 +34,7 @@ bool __forkbomb_oom_kill(struct oom_control *oc);
 static inline void forkbomb_mm_init(struct mm_struct *mm)
 {
 	mm->fbk_node = NULL;
+	mm->fbk_forking = false;
 	mm->fbk_inherited_pages = 0;
 }
 
@@ -39,12 +42,29 @@ static inline void forkbomb_mm_init(struct mm_struct *mm)
  * forkbomb_mm_fork - fork copied an address space
  * @oldmm: the parent's
  * @mm: the child's copy, fully set up
+ *
+ * Allocates its record; forkbomb_post_fork() links it, or the mm's
+ * release frees it when the fork fails.
  */
 static inline void forkbomb_mm_fork(struct mm_struct *oldmm,
 				    struct mm_struct *mm)
 {
 	if (static_branch_unlikely(&forkbomb_tracking_key))
 		__forkbomb_mm_fork(oldmm, mm);
+}
+
+/**
+ * forkbomb_post_fork - a child was forked and is visible
+ * @p: the new task
+ *
+ * The record forkbomb_mm_fork() made for its address space joins the
+ * history now that the fork can no longer fail; while a fork bomb is
+ * being killed, a child of the bomb dies at birth.
+ */
+static inline void forkbomb_post_fork(struct task_struct *p)
+{
+	if (static_branch_unlikely(&forkbomb_tracking_key))
+		__forkbomb_post_fork(p);
 }
 
 /**
@@ -65,7 +85,9 @@ static inline void forkbomb_mm_exec(struct mm_struct *oldmm,
  */
 static inline void forkbomb_mm_release(struct mm_struct *mm)
 {
-	if (static_branch_unlikely(&forkbomb_tracking_key) && mm->fbk_node)
+	/* A record made for a fork that failed goes even with tracking off. */
+	if (unlikely(mm->fbk_forking) ||
+	    (static_branch_unlikely(&forkbomb_tracking_key) && mm->fbk_node))
 		__forkbomb_mm_release(mm);
 }
 
@@ -97,6 +119,7 @@ static inline bool forkbomb_oom_kill(struct oom_control *oc)
 static inline void forkbomb_mm_init(struct mm_struct *mm) { }
 static inline void forkbomb_mm_fork(struct mm_struct *oldmm,
 				    struct mm_struct *mm) { }
+static inline void forkbomb_post_fork(struct task_struct *p) { }
 static inline void forkbomb_mm_exec(struct mm_struct *oldmm,
 				    struct mm_struct *mm) { }
 static inline void forkbomb_mm_release(struct mm_struct *mm) { }
