@@ -2,9 +2,9 @@
 # Build the guest's initramfs: busybox-static, the init in scripts/guest/,
 # the statically linked kselftests of the feature and the kernel's own
 # cgroup and clone3 kselftests (installed the kselftest way, with
-# run_kselftest.sh), the demo/bench scripts, and coreutils'
-# timeout from Debian (the kselftest runner's time limit) with its
-# libraries. stress-ng and its libraries (about 30 MiB) go to an extra
+# run_kselftest.sh), the demo/bench scripts, coreutils' timeout from
+# Debian (the kselftest runner's time limit), and Debian's bash, perl and
+# GNU make (the bombs people write), with their libraries. stress-ng and its libraries (about 30 MiB) go to an extra
 # archive that only the boots that need it load (the kernel unpacks
 # concatenated archives in order).
 #
@@ -15,7 +15,7 @@ set -eu
 
 src=${1:-$TREE}
 busybox=/bin/busybox
-"$TOP/scripts/deps.sh" busybox-static coreutils stress-ng libcap-dev
+"$TOP/scripts/deps.sh" busybox-static coreutils stress-ng libcap-dev bash perl-base make
 file "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not busybox-static"
 
@@ -58,6 +58,15 @@ install_prog() {
 	done
 }
 install_prog /usr/bin/timeout
+# The shells and tools the bombs people write run in: Debian's bash, perl
+# and GNU make, as a user would type them (busybox has none of them).
+# perl goes to /usr/local/bin: with /usr/bin/perl, the kselftest runner
+# would pipe every test's output through a perl script of its own.
+install_prog /bin/bash
+install_prog /usr/bin/make
+install_prog /usr/bin/perl
+mkdir -p usr/local/bin
+mv usr/bin/perl usr/local/bin/perl
 cat > etc/passwd <<'PW'
 root:x:0:0:root:/root:/bin/sh
 bomber:x:1000:1000:unprivileged tests:/tmp:/bin/sh

@@ -22,9 +22,11 @@
 # reports goes to $BUILD/logs/NAME.results. OOM reports leave out their
 # per-task dump (vm.oom_dump_tasks=0), which for a fork bomb lists every
 # one of its processes, fills the 256 KiB kernel log and floods the
-# console. Exit status: 0 when the guest ran RUN to the end and powered
-# off, 2 when it did but RUN failed (its status in the end marker), 1
-# when it crashed or stopped early, 124 on timeout.
+# console. Every scan of the fork bomb killer is traced (forkbomb_scan):
+# the guest copies the last ones to its results. Exit status: 0 when the
+# guest ran RUN to the end and powered off, 2 when it did but RUN failed
+# (its status in the end marker), 1 when it crashed or stopped early, 124
+# on timeout.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -83,7 +85,7 @@ timeout -k 10 "$limit" qemu-system-x86_64 \
 	-display none -monitor none \
 	-serial "file:$console" -serial "file:$results" \
 	-kernel "$kernel" $boot \
-	-append "console=ttyS0 ignore_loglevel sysctl.vm.oom_dump_tasks=0 panic=-1 oops=panic printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
+	-append "console=ttyS0 ignore_loglevel sysctl.vm.oom_dump_tasks=0 trace_event=forkbomb:forkbomb_scan panic=-1 oops=panic printk.devkmsg=on tsc=reliable fbk.run=$run $append" \
 	$qargs </dev/null || rc=$?
 took=$(( $(date +%s) - start ))
 [ -z "$extra" ] || rm -f "$logs/$name.initrd"

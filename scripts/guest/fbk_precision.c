@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 		spawner = spawn(a, cg_enter, &cg);
 		sleep_ms(OLD_MS);
 	} else if (!strcmp(name, "typed")) {
-		parent = start_shell(&cg, &shell_in);
+		parent = start_shell(&cg, &shell_in, "/bin/sh");
 		keep = 1;
 		sleep_ms(OLD_MS);
 	}

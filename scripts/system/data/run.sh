@@ -347,8 +347,11 @@ done
 echo "$([ "$rc" = 0 ] && echo ok || echo not ok) 1 selftests: system: $scenarios" >&3
 # The kernel's taint flags and lockdep's state, for the harness (as
 # scripts/guest/init reports them).
-tainted=unknown debug_locks=-
-read -r tainted < /proc/sys/kernel/tainted
+debug_locks=-
+# Not the read builtin: a sysctl file gives all of its value to the first
+# read() or nothing, and read takes one byte at a time. If the pids are
+# all taken, the taint is "unknown", which fails the boot too.
+tainted=$(cat /proc/sys/kernel/tainted 2>/dev/null) || tainted=unknown
 if [ -r /proc/lockdep_stats ]; then
 	while read -r key value; do
 		[ "$key" = debug_locks: ] && debug_locks=$value

@@ -13,6 +13,14 @@
  *                         forks the next bomb process and exits (daemonize)
  *   fbk_bomb chain KIB    every process forks one child and waits for it:
  *                         a chain as deep as the system lets it grow
+ *   fbk_bomb command KIB  every process runs a short-lived child, then
+ *                         forks two copies of itself and exits: the C form
+ *                         of f(){ date; f & f & }; f
+ *   fbk_bomb clonevm KIB  every process clone()s others that share its
+ *                         address space (CLONE_VM, not threads), forever
+ *   fbk_bomb leaderless KIB  every process starts a thread and its main
+ *                         thread calls pthread_exit(); the thread forks
+ *                         forever, each child the same
  *   fbk_bomb spawner KIB  waits for SIGUSR1, then forks children in a loop
  *                         that touch KIB and idle (a runaway spawner,
  *                         older than its bomb)
@@ -25,13 +33,17 @@
  *   fbk_bomb make JOBS KIB  keeps JOBS short-lived children of KIB running
  *   fbk_bomb build JOBS MIB a build: keeps JOBS compile jobs running, each
  *                         an exec of "fbk_bomb compile MIB"
- *   fbk_bomb compile MIB  a compile job: grows by 1 MiB every 20 ms up to
- *                         MIB, then exits
+ *   fbk_bomb compile MIB [MS]  a compile job: grows by 1 MiB every MS
+ *                         (20) ms up to MIB, then exits
  *   fbk_bomb browser N MIB  opens N tabs of MIB over 5 s, then idles
  *   fbk_bomb workers N    a worker pool: N workers at once, each growing
  *                         by 1 MiB every 100 ms
  *   fbk_bomb prefork N MIB  a pre-forking server: touches MIB, then forks N
  *                         idle workers that share it copy-on-write
+ *   fbk_bomb ramp N KIB   a pre-forking server after a restart: forks 30
+ *                         workers a second toward N, each touching KIB
+ *   fbk_bomb session N MIB  a browser restoring a session: its zygote forks
+ *                         N renderers over 2 s, each growing to MIB
  *   fbk_bomb recycle N MS  a pool that recycles its workers: forks N idle
  *                         workers at once, which hold three quarters of
  *                         the available memory between them, then every
@@ -41,6 +53,10 @@
  *   fbk_bomb adjmin N     N idle children with oom_score_adj -1000
  *   fbk_bomb latency MS   a bystander: forks a child every MS milliseconds
  *                         and prints "seconds fork_exit_wait_ms" lines
+ *   fbk_bomb family CGROUP MODE ARGS...  first forks three idle children
+ *                         that move to the cgroup directory CGROUP (out of
+ *                         the bomb's scope, in its family), then runs
+ *                         fbk_bomb MODE ARGS...
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +66,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -165,6 +183,90 @@ static void chain_bomb(long kib)
 	}
 }
 
+/*
+ * Runs a command, then starts two copies of itself and exits; a copy that
+ * cannot be forked is not started, as a shell prints "can't fork" and
+ * goes on.
+ */
+static void command_bomb(long kib)
+{
+	pid_t pid;
+	int i;
+
+	for (;;) {
+		touch(kib);
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		for (i = 0; i < 2; i++)
+			if (fork() == 0)
+				break;
+		if (i == 2)
+			_exit(0);
+	}
+}
+
+#define CLONEVM_STACK	(64 << 10)
+
+static int clonevm_child(void *arg);
+
+/* Processes sharing one address space, each cloning more forever. */
+static void clonevm_bomb(long kib)
+{
+	char *stack;
+
+	for (;;) {
+		stack = mmap(NULL, CLONEVM_STACK, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (stack == MAP_FAILED) {
+			sched_yield();
+			continue;
+		}
+		memset(stack, 0, kib << 10 < CLONEVM_STACK ? kib << 10 : 4096);
+		if (clone(clonevm_child, stack + CLONEVM_STACK,
+			  CLONE_VM | SIGCHLD, (void *)kib) < 0) {
+			munmap(stack, CLONEVM_STACK);
+			sched_yield();
+		}
+	}
+}
+
+static int clonevm_child(void *arg)
+{
+	clonevm_bomb((long)arg);
+	return 0;
+}
+
+static long leaderless_kib;
+
+static void *leaderless_thread(void *arg);
+
+/* Its main thread leaves; a thread forks on, and so does every child. */
+static void leaderless(void)
+{
+	pthread_t thread;
+
+	touch(leaderless_kib);
+	while (pthread_create(&thread, NULL, leaderless_thread, NULL))
+		sched_yield();
+	pthread_exit(NULL);
+}
+
+static void *leaderless_thread(void *arg)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			leaderless();
+		else if (pid < 0)
+			sched_yield();
+	}
+	return NULL;
+}
+
 /* Wait for SIGUSR1; one sent before we got here stays pending. */
 static void wait_usr1(void)
 {
@@ -262,14 +364,14 @@ static void make(int jobs, long kib)
 	}
 }
 
-/* A compile job: grows by 1 MiB every 20 ms up to @mib, then exits. */
-static void compile(long mib)
+/* A compile job: grows by 1 MiB every @ms up to @mib, then exits. */
+static void compile(long mib, long ms)
 {
 	long i;
 
 	for (i = 0; i < mib; i++) {
 		touch(1024);
-		sleep_ms(20);
+		sleep_ms(ms);
 	}
 	_exit(0);
 }
@@ -342,6 +444,50 @@ static void prefork(int n, long mib)
 	for (i = 0; i < n; i++)
 		if (fork() == 0)
 			break;
+	for (;;)
+		pause();
+}
+
+/* A server ramping up after a restart: 30 idle workers a second, to @n. */
+static void ramp(int n, long kib)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fork() == 0) {
+			touch(kib);
+			for (;;)
+				pause();
+		}
+		sleep_ms(1000 / 30);
+	}
+	for (;;)
+		pause();
+}
+
+/*
+ * A browser restoring a session: the zygote, a child of the browser,
+ * forks @n renderers over 2 s, each growing 1 MiB every 50 ms to @mib.
+ */
+static void session(int n, long mib)
+{
+	long i;
+
+	if (fork() == 0) {
+		for (i = 0; i < n; i++) {
+			if (fork() == 0) {
+				for (i = 0; i < mib; i++) {
+					touch(1024);
+					sleep_ms(50);
+				}
+				for (;;)
+					pause();
+			}
+			sleep_ms(2000 / n);
+		}
+		for (;;)
+			pause();
+	}
 	for (;;)
 		pause();
 }
@@ -451,10 +597,41 @@ static void latency(long ms)
 	}
 }
 
+/* Three children of the bomb's first process that leave for @cgroup. */
+static void escapees(const char *cgroup)
+{
+	char path[512], pid[32];
+	int i, fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+	for (i = 0; i < 3; i++) {
+		if (fork())
+			continue;
+		fd = open(path, O_WRONLY);
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
+			_exit(1);
+		close(fd);
+		touch(64);
+		for (;;)
+			pause();
+	}
+	/* They have left before the bomb starts. */
+	sleep_ms(100);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	long arg = argc > 2 ? atol(argv[2]) : 64;
+	long arg;
+
+	if (!strcmp(mode, "family") && argc > 3) {
+		escapees(argv[2]);
+		argv += 2;
+		argc -= 2;
+		mode = argv[1];
+	}
+	arg = argc > 2 ? atol(argv[2]) : 64;
 
 	if (!strcmp(mode, "c"))
 		bomb(arg, 0);
@@ -468,6 +645,14 @@ int main(int argc, char **argv)
 		setsid_bomb(arg);
 	if (!strcmp(mode, "chain"))
 		chain_bomb(arg);
+	if (!strcmp(mode, "command"))
+		command_bomb(arg);
+	if (!strcmp(mode, "clonevm"))
+		clonevm_bomb(arg);
+	if (!strcmp(mode, "leaderless")) {
+		leaderless_kib = arg;
+		leaderless();
+	}
 	if (!strcmp(mode, "spawner"))
 		spawner(arg);
 	if (!strcmp(mode, "burst") && argc > 3)
@@ -481,13 +666,17 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "build") && argc > 3)
 		build(argv[0], arg, atol(argv[3]));
 	if (!strcmp(mode, "compile"))
-		compile(arg);
+		compile(arg, argc > 3 ? atol(argv[3]) : 20);
 	if (!strcmp(mode, "browser") && argc > 3)
 		browser(arg, atol(argv[3]));
 	if (!strcmp(mode, "workers"))
 		workers(arg);
 	if (!strcmp(mode, "prefork") && argc > 3)
 		prefork(arg, atol(argv[3]));
+	if (!strcmp(mode, "ramp") && argc > 3)
+		ramp(arg, atol(argv[3]));
+	if (!strcmp(mode, "session") && argc > 3)
+		session(arg, atol(argv[3]));
 	if (!strcmp(mode, "recycle") && argc > 3)
 		recycle(arg, atol(argv[3]));
 	if (!strcmp(mode, "adjmin"))

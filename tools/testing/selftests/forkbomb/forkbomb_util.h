@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -267,16 +268,32 @@ static inline void stop_child(pid_t pid)
 }
 
 /*
+ * The bystanders' heartbeat: the CLOCK_MONOTONIC time at which one last
+ * woke and did its work, in a page shared with them.
+ */
+static volatile double *bystander_beat;
+
+/*
  * A bystander: an ordinary process (oom_score_adj 0) that sleeps and
- * wakes, keeps a little memory, and lives on; but not past the test that
- * started it, whose stdout it holds open.
+ * wakes, keeps a little memory, beats its heart every 100 ms, and lives
+ * on; but not past the test that started it, whose stdout it holds open.
  */
 static inline pid_t spawn_bystander(void)
 {
 	pid_t parent = getpid();
-	pid_t pid = fork();
 	char *mem;
+	pid_t pid;
 
+	if (!bystander_beat) {
+		void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (page == MAP_FAILED)
+			return -1;
+		bystander_beat = page;
+	}
+	*bystander_beat = now_s();
+	pid = fork();
 	if (pid)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -288,8 +305,20 @@ static inline pid_t spawn_bystander(void)
 		if (mem)
 			memset(mem, pid++, 256 << 10);
 		__asm__ volatile("" : : "r" (mem) : "memory");
+		*bystander_beat = now_s();
 		sleep_ms(100);
 	}
+}
+
+/*
+ * Is the bystander @pid alive and responsive: not reaped, and a heartbeat
+ * within the last @max_s seconds (a process stuck in D state is alive
+ * too)?
+ */
+static inline bool bystander_responsive(pid_t pid, double max_s)
+{
+	return child_alive(pid) && bystander_beat &&
+	       now_s() - *bystander_beat <= max_s;
 }
 
 /*
@@ -331,6 +360,50 @@ static inline int kmsg_scan(const char *needle, char *last, size_t size)
 static inline int kmsg_count(const char *needle)
 {
 	return kmsg_scan(needle, NULL, 0);
+}
+
+/* The kernel log from now on: a reader for kmsg_new(), or -1. */
+static inline int kmsg_follow(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/*
+ * How many records that contain @needle the kernel logged since @fd last
+ * read (kmsg_follow()); records overwritten before they were read (the
+ * log wrapped) are not counted. The text of the last one goes to @last,
+ * if @last.
+ */
+static inline int kmsg_new(int fd, const char *needle, char *last, size_t size)
+{
+	char line[2048];
+	int count = 0;
+
+	if (last)
+		last[0] = '\0';
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(fd, line, sizeof(line) - 1);
+
+		if (n < 0) {
+			if (errno == EPIPE)
+				continue;
+			break;
+		}
+		line[n] = '\0';
+		if (!strstr(line, needle))
+			continue;
+		count++;
+		if (last)
+			snprintf(last, size, "%s",
+				 strchr(line, ';') ? strchr(line, ';') + 1 : line);
+	}
+	return count;
 }
 
 /*

@@ -5,8 +5,9 @@
  * guest with 2 GiB, where stock Linux holds such a bomb forever. The
  * killer must act within a second of the first failed fork for a bomb
  * that multiplies, and within two for a runaway spawner (which it only
- * takes once it keeps failing). Destructive: runs only with
- * FORKBOMB_DESTRUCTIVE=1; threads-max is put back afterwards.
+ * takes once it keeps failing): expect_bomb_killed() allows KILL_WITHIN_S.
+ * Destructive: runs only with FORKBOMB_DESTRUCTIVE=1; threads-max is put
+ * back afterwards.
  */
 #include <signal.h>
 #include <sys/resource.h>
@@ -46,6 +47,7 @@ FIXTURE_TEARDOWN(forkfail)
 TEST_F_TIMEOUT(forkfail, threads_max_root, 900)
 {
 	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	bomb_note_counters(&self->run);
 	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
@@ -80,11 +82,13 @@ TEST_F_TIMEOUT(forkfail, rlimit_nproc_user, 900)
 	self->user_bystander = spawn(idle, as_user, NULL);
 	ASSERT_GT(self->user_bystander, 0);
 	ASSERT_EQ(0, wait_calm(&self->run.saved, 200, 60));
+	bomb_note_counters(&self->run);
 	self->run.started = now_s();
 	ASSERT_GT(spawn(bomb, become_user, &self->run), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
-	EXPECT_TRUE(child_alive(self->user_bystander));
+	EXPECT_TRUE(child_alive(self->user_bystander))
+		TH_LOG("the user's other process was killed");
 }
 
 /* A runaway spawner, older than its bomb, runs into threads-max. */
@@ -96,37 +100,86 @@ TEST_F_TIMEOUT(forkfail, threads_max_spawner, 900)
 	ASSERT_GT(spawner, 0);
 	sleep_ms(OLD_MS);
 	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	bomb_note_counters(&self->run);
 	self->run.started = now_s();
 	ASSERT_EQ(0, kill(spawner, SIGUSR1));
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
 }
 
-/* f(){ f|f & }; f typed into an older shell runs into threads-max. */
-TEST_F_TIMEOUT(forkfail, threads_max_typed_shell_bomb, 900)
+/*
+ * @cmd typed into an older @shell runs into threads-max: the bomb goes,
+ * the shell lives.
+ */
+static void typed_bomb(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(forkfail) *self, const char *shell,
+		       const char *cmd)
 {
-	long left;
-
-	self->shell = start_shell(&self->run.cg, &self->shell_in);
+	self->shell = start_shell(&self->run.cg, &self->shell_in, shell);
 	ASSERT_GT(self->shell, 0);
 	sleep_ms(OLD_MS);
 	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	bomb_note_counters(&self->run);
+	self->run.survivors = 1;
 	self->run.started = now_s();
-	ASSERT_EQ(0, shell_type(self->shell_in, "f(){ f|f & }; f"));
-	while (now_s() - self->run.started < scaled(150)) {
-		reap_children();
-		if (knob_long("forkbomb_kills") > self->run.kills &&
-		    cg_procs(&self->run.cg) == 1)
-			break;
-		sleep_ms(50);
-	}
-	TH_LOG("recovered after %.1f s", now_s() - self->run.started);
-	sleep_ms(2000);
-	reap_children();
-	left = cg_procs(&self->run.cg);
-	EXPECT_EQ(1, left) TH_LOG("%ld processes left in the shell's cgroup", left);
+	ASSERT_EQ(0, shell_type(self->shell_in, cmd));
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
 	EXPECT_TRUE(child_alive(self->shell)) TH_LOG("the shell was killed");
-	EXPECT_TRUE(child_alive(self->run.bystander));
+}
+
+/* f(){ f|f & }; f typed into an older shell runs into threads-max. */
+TEST_F_TIMEOUT(forkfail, threads_max_typed_shell_bomb, 900)
+{
+	typed_bomb(_metadata, self, "/bin/sh", "f(){ f|f & }; f");
+}
+
+/* The bomb people write, typed into bash: a command in every generation. */
+TEST_F_TIMEOUT(forkfail, threads_max_bash_command_bomb, 900)
+{
+	typed_bomb(_metadata, self, "/bin/bash",
+		   "f(){ date >/dev/null; f & f & }; f");
+}
+
+/*
+ * The same run by busybox sh: about 1,100 processes within 4 s, then a
+ * churn at the limit, its processes exiting as their forks fail.
+ */
+TEST_F_TIMEOUT(forkfail, threads_max_command_bomb, 900)
+{
+	const char *const argv[] = { "/bin/sh", "-c",
+				     "f(){ date >/dev/null; f & f & }; f", NULL };
+
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	bomb_note_counters(&self->run);
+	self->run.started = now_s();
+	ASSERT_GT(spawn(argv, cg_enter, &self->run.cg), 0);
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
+}
+
+/*
+ * Processes that share one address space (clone(CLONE_VM), not threads):
+ * one record for thousands of processes.
+ */
+TEST_F_TIMEOUT(forkfail, threads_max_clonevm_bomb, 900)
+{
+	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	bomb_note_counters(&self->run);
+	ASSERT_GT(bomb_start(&self->run, "clonevm", "16"), 0);
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
+}
+
+/* The C command bomb as the user, under RLIMIT_NPROC 200. */
+TEST_F_TIMEOUT(forkfail, rlimit_nproc_command_bomb, 900)
+{
+	const char *const bomb[] = { bomb_path(), "command", "64", NULL };
+
+	self->run.started = now_s();
+	ASSERT_GT(spawn(bomb, become_user, &self->run), 0);
+	bomb_wait(&self->run, 150);
+	expect_bomb_killed(_metadata, &self->run);
 }
 
 TEST_HARNESS_MAIN

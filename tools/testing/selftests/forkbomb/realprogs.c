@@ -3,7 +3,8 @@
  * Real programs that fork a lot and hit a limit, none of them a fork
  * bomb: stress-ng's fork, vm and bigheap stressors in a memory cgroup
  * (also one with memory.oom.group), stress-ng and a bounded shell job of
- * background commands as a user under RLIMIT_NPROC. The limit is doing its
+ * background commands as a user under RLIMIT_NPROC, in busybox sh and in
+ * bash, which retries its failed forks. The limit is doing its
  * work: the fork bomb killer must not act, and the program must finish as
  * it does on a kernel without it. Destructive: runs only with
  * FORKBOMB_DESTRUCTIVE=1; needs stress-ng for most cases.
@@ -71,6 +72,16 @@ FIXTURE_VARIANT_ADD(realprog, bounded_shell_job_nproc_user) {
 	.argv = { "/bin/sh", "-c",
 		  "for i in $(seq 60); do sleep 3 & done 2>/dev/null; wait", NULL },
 	.nproc = 40, .any_exit = true,
+};
+
+/*
+ * The same job in bash, which retries a failed fork after 1, 2, 4 ... s
+ * ("fork: retry: Resource temporarily unavailable") until it succeeds.
+ */
+FIXTURE_VARIANT_ADD(realprog, bash_retrying_job_nproc_user) {
+	.argv = { "/bin/bash", "-c",
+		  "for i in $(seq 60); do sleep 3 & done 2>/dev/null; wait", NULL },
+	.nproc = 40,
 };
 
 static int enter_as_user(void *arg)
