@@ -76,6 +76,7 @@ struct fbk_node *fbk_mm_node(struct mm_struct *mm)
 {
 	struct fbk_node *node = READ_ONCE(mm->fbk_node);
 
+	/* Pairs with smp_store_release() in fbk_link_forked(). */
 	if (!node || smp_load_acquire(&mm->fbk_forking) ||
 	    READ_ONCE(mm->fbk_gen) != fbk_gen)
 		return NULL;

@@ -58,13 +58,16 @@ fi
 
 # Each case: its guest's memory, and the extra archive it needs.
 cases=${CASES:-"c shell exec setsid chain spawner burst typed threads-c threads-spawner
-	browser build workers prefork-hog stress-ng-fork nproc-job stress-ng-nproc"}
+	bash-command c-command script make perl threads-command threads-bash-command
+	nproc-command container-command container-spawner
+	browser build workers prefork-hog deep-build ramp session ci-runner
+	stress-ng-fork nproc-job bash-retry stress-ng-nproc"}
 part precision || cases=
 say "3/5 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
 for c in $cases; do
 	mem=256M extra=
 	case $c in
-	threads-*) mem=2G ;;
+	threads-*|container-*) mem=2G ;;
 	stress-ng-*) mem=512M extra="-x stress" ;;
 	esac
 	for k in ${KERNELS:-stock patched}; do

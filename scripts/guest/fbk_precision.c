@@ -7,10 +7,17 @@
  *   fbk_precision CASE WINDOW_S
  *
  * Bombs: c shell exec setsid chain spawner burst typed (256 MiB guest)
- *        threads-c threads-spawner (2 GiB guest, threads-max 3000 over)
- * Busy:  browser build workers prefork-hog (256 MiB guest)
+ *        the bombs people write, a command in every generation:
+ *        bash-command (typed into bash) c-command script make perl
+ *        threads-c threads-spawner threads-command (busybox sh -c)
+ *        threads-bash-command (2 GiB guest, threads-max 3000 over)
+ *        nproc-command (uid 1000, RLIMIT_NPROC 200)
+ *        container-command container-spawner (a cgroup with pids.max 300)
+ * Busy:  browser build workers prefork-hog deep-build ramp session
+ *        ci-runner (256 MiB guest)
  *        stress-ng-fork (512 MiB guest, memory.max 128M; needs stress-ng)
- *        nproc-job stress-ng-nproc (as uid 1000 under RLIMIT_NPROC)
+ *        nproc-job bash-retry stress-ng-nproc (as uid 1000 under
+ *        RLIMIT_NPROC)
  *
  * A bystander times its fork+exit+wait every 250 ms. The moment of
  * exhaustion is the first OOM kill (/proc/vmstat oom_kill, which counts
@@ -99,6 +106,54 @@ static int enter_tmp(void *arg)
 	return cg_enter(arg) || chdir("/tmp");
 }
 
+static void write_script(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	chmod(path, mode);
+}
+
+#define BUILD_DIR	"/tmp/fbk-build"
+
+/*
+ * A build three levels deep (as innocents.c's deep_build): three
+ * sub-makes, two more each, four compile jobs each, growing 1 MiB every
+ * 60 ms to 64 MiB.
+ */
+static void deep_build_makefiles(void)
+{
+	static const char *const subs[] = { "a", "b", "c" };
+	static const char *const subsubs[] = { "x", "y" };
+	char path[256], text[512];
+	unsigned int i, j;
+
+	mkdir(BUILD_DIR, 0755);
+	write_script(BUILD_DIR "/Makefile",
+		     "all: a b c\na b c:\n\t@$(MAKE) -s -C $@\n.PHONY: all a b c\n", 0644);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), BUILD_DIR "/%s", subs[i]);
+		mkdir(path, 0755);
+		strcat(path, "/Makefile");
+		write_script(path, "all: x y\nx y:\n\t@$(MAKE) -s -C $@\n.PHONY: all x y\n",
+			     0644);
+		for (j = 0; j < 2; j++) {
+			snprintf(path, sizeof(path), BUILD_DIR "/%s/%s", subs[i],
+				 subsubs[j]);
+			mkdir(path, 0755);
+			strcat(path, "/Makefile");
+			snprintf(text, sizeof(text),
+				 "all: 1.o 2.o 3.o 4.o\n%%.o:\n"
+				 "\t@echo CC $@ >/dev/null; %s compile 64 60\n.PHONY: all\n",
+				 BOMB);
+			write_script(path, text, 0644);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : "c";
@@ -132,17 +187,36 @@ int main(int argc, char **argv)
 		wait_calm(&saved, 200, 30);
 	make_room(&saved);
 
+	if (!strncmp(name, "container-", 10))
+		cg_write(&cg, "pids.max", "300");
 	/* What must be old before the case starts. */
-	if (!strcmp(name, "spawner") || !strcmp(name, "threads-spawner")) {
+	if (!strcmp(name, "spawner") || !strcmp(name, "threads-spawner") ||
+	    !strcmp(name, "container-spawner")) {
 		const char *const a[] = { BOMB, "spawner",
 			strcmp(name, "spawner") ? "0" : "256", NULL };
 
 		spawner = spawn(a, cg_enter, &cg);
 		sleep_ms(OLD_MS);
-	} else if (!strcmp(name, "typed")) {
-		parent = start_shell(&cg, &shell_in, "/bin/sh");
+	} else if (!strcmp(name, "typed") || !strcmp(name, "bash-command") ||
+		   !strcmp(name, "threads-bash-command")) {
+		parent = start_shell(&cg, &shell_in,
+				     strcmp(name, "typed") ? "/bin/bash" : "/bin/sh");
 		keep = 1;
 		sleep_ms(OLD_MS);
+	} else if (!strcmp(name, "script")) {
+		write_script("/tmp/fbk-script-bomb.sh",
+			     "#!/bin/bash\ndate >/dev/null\n\"$0\" &\n\"$0\" &\n", 0755);
+	} else if (!strcmp(name, "make")) {
+		mkdir("/tmp/fbk-make-bomb", 0755);
+		write_script("/tmp/fbk-make-bomb/Makefile",
+			     "all:\n\t@date >/dev/null\n\t@$(MAKE) -s & $(MAKE) -s; wait\n",
+			     0644);
+	} else if (!strcmp(name, "perl")) {
+		write_script("/tmp/fbk-bomb.pl", "system(\"date >/dev/null\");\n"
+			     "for (1 .. 2) {\n\tmy $pid = fork();\n"
+			     "\texec($^X, $0) if defined $pid && $pid == 0;\n}\n", 0644);
+	} else if (!strcmp(name, "deep-build")) {
+		deep_build_makefiles();
 	}
 	if (!strncmp(name, "threads-", 8))
 		limit_threads(&saved, 3000);
@@ -161,6 +235,36 @@ int main(int argc, char **argv)
 		kill(spawner, SIGUSR1);
 	} else if (!strcmp(name, "typed")) {
 		shell_type(shell_in, "f(){ f|f & }; f");
+	} else if (!strcmp(name, "bash-command") ||
+		   !strcmp(name, "threads-bash-command")) {
+		shell_type(shell_in, "f(){ date >/dev/null; f & f & }; f");
+	} else if (!strcmp(name, "threads-command")) {
+		const char *const a[] = { "/bin/sh", "-c",
+			"f(){ date >/dev/null; f & f & }; f", NULL };
+
+		spawn(a, cg_enter, &cg);
+	} else if (!strcmp(name, "c-command") || !strcmp(name, "container-command")) {
+		const char *const a[] = { BOMB, "command", "64", NULL };
+
+		spawn(a, cg_enter, &cg);
+	} else if (!strcmp(name, "nproc-command")) {
+		const char *const a[] = { BOMB, "command", "64", NULL };
+
+		user.nproc = 200;
+		spawn(a, enter_as_user, &user);
+	} else if (!strcmp(name, "script")) {
+		const char *const a[] = { "/tmp/fbk-script-bomb.sh", NULL };
+
+		spawn(a, cg_enter, &cg);
+	} else if (!strcmp(name, "make")) {
+		const char *const a[] = { "/usr/bin/make", "-s", "-C",
+			"/tmp/fbk-make-bomb", NULL };
+
+		spawn(a, cg_enter, &cg);
+	} else if (!strcmp(name, "perl")) {
+		const char *const a[] = { "/usr/local/bin/perl", "/tmp/fbk-bomb.pl", NULL };
+
+		spawn(a, cg_enter, &cg);
 	} else if (!strcmp(name, "shell")) {
 		const char *const a[] = { "/bin/sh", "-c", "f(){ f|f & }; f", NULL };
 
@@ -199,6 +303,33 @@ int main(int argc, char **argv)
 			parent = spawn(a, cg_enter, &cg);
 			sleep_ms(1000);
 			spawn(h, cg_enter, &hog_cg);
+		} else if (!strcmp(name, "deep-build")) {
+			const char *const a[] = { "/bin/sh", "-c",
+				"/usr/bin/make -s -j40 -C " BUILD_DIR "; sleep 1000", NULL };
+
+			parent = spawn(a, cg_enter, &cg);
+		} else if (!strcmp(name, "ramp")) {
+			const char *const a[] = { BOMB, "ramp", "256", "1024", NULL };
+
+			parent = spawn(a, cg_enter, &cg);
+		} else if (!strcmp(name, "session")) {
+			const char *const a[] = { BOMB, "session", "60", "12", NULL };
+
+			parent = spawn(a, cg_enter, &cg);
+		} else if (!strcmp(name, "ci-runner")) {
+			const char *const a[] = { "/bin/sh", "-c",
+				"for i in $(seq 20); do sh -c 'date >/dev/null; "
+				BOMB " compile 64 40 | cat | wc -c' >/dev/null & done; "
+				"wait; sleep 1000", NULL };
+
+			parent = spawn(a, cg_enter, &cg);
+		} else if (!strcmp(name, "bash-retry")) {
+			const char *const a[] = { "/bin/bash", "-c",
+				"for i in $(seq 60); do sleep 3 & done 2>/dev/null; wait",
+				NULL };
+
+			user.nproc = 40;
+			parent = spawn(a, enter_as_user, &user);
 		} else if (!strcmp(name, "stress-ng-fork")) {
 			const char *const a[] = { STRESS_NG, "--fork", "16",
 				"--fork-max", "64", "--vm", "1", "--vm-bytes", "50%",

@@ -438,7 +438,9 @@ static inline int bomb_wait(struct bomb_run *run, int timeout_s)
 	double gone_at = 0, t;
 	long procs;
 
-	run->exhausted = run->killed = run->recovered = -1;
+	run->exhausted = -1;
+	run->killed = -1;
+	run->recovered = -1;
 	run->peak = 0;
 	while ((t = now_s()) - run->started < scaled(timeout_s)) {
 		reap_children();
@@ -491,8 +493,9 @@ static inline void expect_bomb_killed(struct __test_metadata *_metadata,
 {
 	char report[2048];
 
-	TH_LOG("exhausted after %.1f s, killed after %.1f s, gone after %.1f s: %ld kills, %ld tasks killed of %ld at most",
-	       run->exhausted, run->killed, run->recovered, run->new_kills,
+	TH_LOG("exhausted after %.1f s, killed after %.1f s, gone after %.1f s",
+	       run->exhausted, run->killed, run->recovered);
+	TH_LOG("%ld kills, %ld tasks killed of %ld at most", run->new_kills,
 	       run->new_tasks_killed, run->peak);
 	EXPECT_GE(run->recovered, 0)
 		TH_LOG("%ld bomb processes left after %d s",

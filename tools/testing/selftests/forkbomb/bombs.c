@@ -158,7 +158,7 @@ TEST_F_TIMEOUT(bomb, burst_bomb, 900)
  * shell lives and runs the next command.
  */
 static void typed_bomb(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(bomb) *self, const char *shell,
+		       struct _test_data_bomb *self, const char *shell,
 		       const char *cmd)
 {
 	const char *done = "/tmp/forkbomb-shell-ok";

@@ -48,7 +48,7 @@ FIXTURE_TEARDOWN(container)
  * the bomb must be gone and its family outside alive.
  */
 static void contained_bomb(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(container) *self, const char *mode)
+			   struct _test_data_container *self, const char *mode)
 {
 	const char *const argv[] = { bomb_path(), "family", self->outside.path,
 				     mode, "64", NULL };
@@ -116,8 +116,8 @@ TEST_F_TIMEOUT(container, two_spawners, 900)
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
 	EXPECT_GE(gone, 0) TH_LOG("the second spawner is still there");
-	EXPECT_LE(gone, scaled(GONE_WITHIN_S)) TH_LOG("the second went after %.1f s",
-						       gone);
+	EXPECT_LE(gone, scaled(GONE_WITHIN_S))
+		TH_LOG("the second went after %.1f s", gone);
 	EXPECT_EQ(2, knob_long("forkbomb_kills") - kills);
 }
 

@@ -268,10 +268,15 @@ static inline void stop_child(pid_t pid)
 }
 
 /*
- * The bystanders' heartbeat: the CLOCK_MONOTONIC time at which one last
- * woke and did its work, in a page shared with them.
+ * The bystanders' heartbeat: the CLOCK_MONOTONIC time, in ms, at which
+ * one last woke and did its work, in a page shared with them.
  */
-static volatile double *bystander_beat;
+static long *bystander_beat;
+
+static inline long now_ms(void)
+{
+	return (long)(now_s() * 1000);
+}
 
 /*
  * A bystander: an ordinary process (oom_score_adj 0) that sleeps and
@@ -292,7 +297,7 @@ static inline pid_t spawn_bystander(void)
 			return -1;
 		bystander_beat = page;
 	}
-	*bystander_beat = now_s();
+	__atomic_store_n(bystander_beat, now_ms(), __ATOMIC_RELAXED);
 	pid = fork();
 	if (pid)
 		return pid;
@@ -305,7 +310,7 @@ static inline pid_t spawn_bystander(void)
 		if (mem)
 			memset(mem, pid++, 256 << 10);
 		__asm__ volatile("" : : "r" (mem) : "memory");
-		*bystander_beat = now_s();
+		__atomic_store_n(bystander_beat, now_ms(), __ATOMIC_RELAXED);
 		sleep_ms(100);
 	}
 }
@@ -318,7 +323,8 @@ static inline pid_t spawn_bystander(void)
 static inline bool bystander_responsive(pid_t pid, double max_s)
 {
 	return child_alive(pid) && bystander_beat &&
-	       now_s() - *bystander_beat <= max_s;
+	       now_ms() - __atomic_load_n(bystander_beat, __ATOMIC_RELAXED) <=
+	       max_s * 1000;
 }
 
 /*

@@ -112,7 +112,7 @@ TEST_F_TIMEOUT(forkfail, threads_max_spawner, 900)
  * the shell lives.
  */
 static void typed_bomb(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(forkfail) *self, const char *shell,
+		       struct _test_data_forkfail *self, const char *shell,
 		       const char *cmd)
 {
 	self->shell = start_shell(&self->run.cg, &self->shell_in, shell);

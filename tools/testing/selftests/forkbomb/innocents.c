@@ -177,10 +177,11 @@ FIXTURE_VARIANT_ADD(innocent, browser_session_restore) {
  * A CI runner starting 20 jobs at once, each a shell that runs a command,
  * then a pipeline whose first stage grows.
  */
+#define CI_JOB	"sh -c 'date >/dev/null; /kselftest/forkbomb/fbk_bomb compile 64 40 | cat | wc -c'"
+#define CI_JOBS	"for i in $(seq 20); do " CI_JOB " >/dev/null & done; wait; sleep 1000"
+
 FIXTURE_VARIANT_ADD(innocent, ci_runner) {
-	.shell = "for i in $(seq 20); do sh -c 'date >/dev/null; "
-		 "/kselftest/forkbomb/fbk_bomb compile 64 40 | cat | wc -c' "
-		 ">/dev/null & done; wait; sleep 1000",
+	.shell = CI_JOBS,
 	.processes = 1,
 };
 
