@@ -117,12 +117,14 @@ void fbk_node_put(struct fbk_tree *tree, struct fbk_node *node,
 
 /**
  * struct fbk_walk - a walk of the whole forest that goes on where it stopped
- * @next: the record to visit next
+ * @next: the record to visit next, or to walk down from when @descend
  * @started: the walk has begun (and is over when @next is NULL)
+ * @descend: @next's descendants are still to be visited before it
  */
 struct fbk_walk {
 	struct fbk_node *next;
 	bool started;
+	bool descend;
 };
 
 static inline bool fbk_walk_done(const struct fbk_walk *walk)

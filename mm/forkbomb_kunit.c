@@ -310,6 +310,44 @@ static void forkbomb_tree_prune_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_children(shell), 0U);
 }
 
+/*
+ * A prune takes at most its budget of steps under fbk_lock, whatever the
+ * shape: it walks down a deep chain and makes the children of a forgotten
+ * record roots a step at a time, and goes on where it stopped.
+ */
+static void forkbomb_tree_prune_bounded(struct kunit *test)
+{
+	struct fbk_walk walk = {};
+	struct fbk_node *top, *node;
+	HLIST_HEAD(freed);
+	struct fbk_tree tree;
+	unsigned long removed;
+	int i;
+
+	fbk_tree_init(&tree);
+	top = add(test, &tree, NULL, SEC(0));
+	for (i = 0; i < 50; i++)
+		add(test, &tree, top, SEC(0));
+	/* Linked last, the chain is the top's first child. */
+	for (node = top, i = 0; i < 100; i++)
+		node = add(test, &tree, node, SEC(0));
+	fbk_node_put(&tree, top, SEC(1), true);
+	/* Sixteen steps go down sixteen records of the chain, no further. */
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, &walk, SEC(2), true, 16, &freed), 0UL);
+	for (node = top, i = 0; i < 16; i++)
+		node = fbk_first_child(node);
+	KUNIT_EXPECT_PTR_EQ(test, walk.next, node);
+	/* On to the dead top: ten steps move ten of its 51 children. */
+	while (walk.next != top)
+		fbk_prune(&tree, &walk, SEC(2), true, 1, &freed);
+	KUNIT_EXPECT_EQ(test, fbk_prune(&tree, &walk, SEC(2), true, 10, &freed), 0UL);
+	KUNIT_EXPECT_EQ(test, count_children(top), 41U);
+	removed = fbk_prune(&tree, &walk, SEC(2), true, 100, &freed);
+	KUNIT_EXPECT_EQ(test, removed, 1UL);
+	KUNIT_EXPECT_TRUE(test, in_list(&freed, top));
+	KUNIT_EXPECT_EQ(test, tree.nr_records, 150UL);
+}
+
 static void forkbomb_tree_detach_all(struct kunit *test)
 {
 	struct fbk_walk walk = {};
@@ -473,6 +511,7 @@ static struct kunit_case forkbomb_tree_cases[] = {
 	KUNIT_CASE(forkbomb_tree_aggregate_saturates),
 	KUNIT_CASE(forkbomb_tree_prune_calm),
 	KUNIT_CASE(forkbomb_tree_prune_stress),
+	KUNIT_CASE(forkbomb_tree_prune_bounded),
 	KUNIT_CASE(forkbomb_tree_detach_all),
 	KUNIT_CASE(forkbomb_tree_doom_and_undoom),
 	KUNIT_CASE(forkbomb_tree_doom_spared_top),

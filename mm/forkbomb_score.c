@@ -459,15 +459,17 @@ static unsigned long fbk_gap(const struct fbk_node *parent,
  * the machine: a bomb that waits for a CPU behind thousands of its own
  * processes takes seconds a generation.
  */
-static unsigned long fbk_generation(struct fbk_node *top,
+static unsigned long fbk_generation(const struct fbk_tree *tree,
+				    struct fbk_node *top,
 				    const struct fbk_policy *policy)
 {
 	unsigned int buckets[FBK_GAP_BUCKETS] = {};
-	unsigned int count = 0, seen = 0, b;
+	unsigned int count = 0, seen = 0, visited = 0, b;
 	struct fbk_node *node;
 	unsigned long gap;
 
 	for (node = fbk_first_child(top); node; node = fbk_pre_next(node, top)) {
+		fbk_walk_pause(tree, &visited);
 		/* A generation is a fork; an exec only renews the mm. */
 		if (!fbk_young(node, policy) || (node->history & FBK_EXEC))
 			continue;
@@ -825,10 +827,14 @@ static bool fbk_fills_limit(const struct fbk_tree *tree,
 }
 
 /* Is @node in what @choice would kill (in a flagged child of a spared top)? */
-static bool fbk_in_choice(const struct fbk_node *node,
+static bool fbk_in_choice(const struct fbk_tree *tree,
+			  const struct fbk_node *node,
 			  const struct fbk_choice *choice)
 {
+	unsigned int visited = 0;
+
 	for (; node; node = node->parent) {
+		fbk_walk_pause(tree, &visited);
 		if (node->parent == choice->top && choice->spared)
 			return node->flags & FBK_BOMB;
 		if (node == choice->top)
@@ -846,12 +852,13 @@ static bool fbk_in_choice(const struct fbk_node *node,
  * (a build whose compile jobs grew out of memory), the OOM killer frees
  * much with each kill, and the bomb killer leaves them to it.
  */
-static bool fbk_outweighs_victim(const struct fbk_choice *choice,
+static bool fbk_outweighs_victim(const struct fbk_tree *tree,
+				 const struct fbk_choice *choice,
 				 const struct fbk_policy *policy)
 {
 	unsigned int times = 2;
 
-	if (policy->victim && fbk_in_choice(policy->victim, choice))
+	if (policy->victim && fbk_in_choice(tree, policy->victim, choice))
 		times = FBK_VICTIM_SHARE;
 	return (u64)choice->profile.mass >= times * (u64)policy->victim_mass;
 }
@@ -880,7 +887,7 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 	if (!young_top)
 		return false;
 
-	generation = fbk_generation(young_top, policy);
+	generation = fbk_generation(tree, young_top, policy);
 	heavy = fbk_heaviest_child(young_top);
 	choice->top = young_top;
 	if ((young_top->flags & FBK_PROTECTED) ||
@@ -911,7 +918,8 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
 		return fbk_fills_limit(tree, policy, &choice->profile);
-	return !choice->profile.oom_group && fbk_outweighs_victim(choice, policy);
+	return !choice->profile.oom_group &&
+	       fbk_outweighs_victim(tree, choice, policy);
 }
 
 /**

@@ -183,17 +183,41 @@ static void fbk_unlink(struct fbk_tree *tree, struct fbk_node *node,
 	hlist_add_head(&node->sibling, freed);
 }
 
-/* Where a walk of the whole forest goes on, or the first record of it. */
-static struct fbk_node *fbk_walk_next(struct fbk_tree *tree,
+/*
+ * One step of a walk of the whole forest in post-order, that can stop
+ * after any step and go on later: either down one level, toward the first
+ * record to visit (NULL is returned), or to the record to visit now, its
+ * descendants all visited. A chain bomb makes the forest 100,000 deep: no
+ * step may walk down all of it.
+ */
+static struct fbk_node *fbk_walk_step(struct fbk_tree *tree,
 				      struct fbk_walk *walk)
 {
-	struct fbk_node *node;
+	struct fbk_node *child;
 
-	if (walk->started)
+	if (!walk->started) {
+		walk->started = true;
+		walk->next = fbk_first_root(tree);
+		walk->descend = true;
+	}
+	if (!walk->next || !walk->descend)
 		return walk->next;
-	walk->started = true;
-	node = fbk_first_root(tree);
-	return node ? fbk_post_first(node) : NULL;
+	child = fbk_first_child(walk->next);
+	if (!child) {
+		walk->descend = false;
+		return walk->next;
+	}
+	walk->next = child;
+	return NULL;
+}
+
+/* The walk visited @node: on to its next sibling's subtree, or its parent. */
+static void fbk_walk_past(struct fbk_walk *walk, struct fbk_node *node)
+{
+	struct fbk_node *next = fbk_next_sibling(node);
+
+	walk->descend = next;
+	walk->next = next ? next : node->parent;
 }
 
 /**
@@ -204,7 +228,9 @@ static struct fbk_node *fbk_walk_next(struct fbk_tree *tree,
  * @reroot: also forget old records that still have children, making those
  *          children roots; otherwise only old leaves go (and parents that
  *          become old leaves on the way)
- * @budget: how many records to visit before returning
+ * @budget: how many steps to take before returning: a step goes down one
+ *          record, visits one, or makes one child of a forgotten record a
+ *          root
  * @freed: the removed records are added here, for the caller to free
  *
  * Live records and records that died recently always stay. Between two
@@ -217,26 +243,30 @@ unsigned long fbk_prune(struct fbk_tree *tree, struct fbk_walk *walk,
 			unsigned long cutoff, bool reroot, unsigned int budget,
 			struct hlist_head *freed)
 {
-	struct fbk_node *node, *next, *child;
+	struct fbk_node *node, *child;
 	unsigned long removed = 0;
 
-	for (node = fbk_walk_next(tree, walk); node && budget; budget--) {
-		/* Taken first: removal below does not touch what comes next. */
-		next = fbk_post_next(node, NULL);
-		if (fbk_dead(node) && fbk_died_before(node, cutoff) &&
-		    (reroot || hlist_empty(&node->children))) {
-			/* Children are already visited and stay: they become roots. */
-			while ((child = fbk_first_child(node))) {
-				hlist_del(&child->sibling);
-				child->parent = NULL;
-				hlist_add_head(&child->sibling, &tree->roots);
-			}
-			fbk_unlink(tree, node, freed);
-			removed++;
+	for (; budget && !fbk_walk_done(walk); budget--) {
+		node = fbk_walk_step(tree, walk);
+		if (!node)
+			continue;
+		if (!fbk_dead(node) || !fbk_died_before(node, cutoff) ||
+		    (!reroot && !hlist_empty(&node->children))) {
+			fbk_walk_past(walk, node);
+			continue;
 		}
-		node = next;
+		/* Children are already visited and stay: they become roots. */
+		child = fbk_first_child(node);
+		if (child) {
+			hlist_del(&child->sibling);
+			child->parent = NULL;
+			hlist_add_head(&child->sibling, &tree->roots);
+			continue;	/* the next step looks at @node again */
+		}
+		fbk_walk_past(walk, node);
+		fbk_unlink(tree, node, freed);
+		removed++;
 	}
-	walk->next = node;
 	return removed;
 }
 
@@ -244,7 +274,7 @@ unsigned long fbk_prune(struct fbk_tree *tree, struct fbk_walk *walk,
  * fbk_detach - empty the forest, a few records at a time
  * @tree: the forest, which nobody else changes meanwhile
  * @walk: where to go on; zeroed to begin, done when fbk_walk_done()
- * @budget: how many records to take before returning
+ * @budget: how many steps to take before returning (see fbk_prune())
  * @freed: the records taken are added here, for the caller to free
  *
  * Return: the number of records removed.
@@ -252,15 +282,16 @@ unsigned long fbk_prune(struct fbk_tree *tree, struct fbk_walk *walk,
 unsigned long fbk_detach(struct fbk_tree *tree, struct fbk_walk *walk,
 			 unsigned int budget, struct hlist_head *freed)
 {
-	struct fbk_node *node, *next;
 	unsigned long removed = 0;
+	struct fbk_node *node;
 
-	for (node = fbk_walk_next(tree, walk); node && budget; budget--) {
-		next = fbk_post_next(node, NULL);
+	for (; budget && !fbk_walk_done(walk); budget--) {
+		node = fbk_walk_step(tree, walk);
+		if (!node)
+			continue;
+		fbk_walk_past(walk, node);
 		fbk_unlink(tree, node, freed);
 		removed++;
-		node = next;
 	}
-	walk->next = node;
 	return removed;
 }
