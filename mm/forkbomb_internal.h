@@ -211,7 +211,13 @@ enum fbk_class fbk_classify(const struct fbk_task_info *info);
 #define FBK_YOUNG_JIFFIES	(10 * HZ)
 /* The longest stall in reclaim before an OOM that fbk_set_youth() allows for. */
 #define FBK_STALL_JIFFIES	(120 * HZ)
-#define FBK_BIRTH_SECONDS	((FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ)
+/*
+ * How far back fbk_set_youth() counts births: the longest a bomb may take
+ * to run the machine out of memory or pids and still be young all its
+ * life (on a debug kernel, a C bomb takes minutes to reach threads-max).
+ */
+#define FBK_HISTORY_JIFFIES	(600 * HZ)
+#define FBK_BIRTH_SECONDS	(FBK_HISTORY_JIFFIES / HZ)
 
 /**
  * struct fbk_births - when the records of eligible processes were born

@@ -1972,11 +1972,25 @@ static void forkbomb_score_young_since(struct kunit *test)
 		b->count[i] = 20;
 	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - SECS(38));
 	KUNIT_EXPECT_EQ(test, youth(&fork_fail, b), window - SECS(38));
-	/* Not further back than FBK_STALL_JIFFIES. */
+	/*
+	 * The newest busy window not further back than FBK_STALL_JIFFIES;
+	 * the run of busy windows before it up to FBK_HISTORY_JIFFIES.
+	 */
 	memset(b->count, 0, sizeof(b->count));
-	b->count[FBK_BIRTH_SECONDS - 1] = 500;
-	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - FBK_STALL_JIFFIES);
-	/* A failed fork is its own anchor. */
+	b->count[(FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ - 1] = 500;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window - FBK_STALL_JIFFIES - SECS(9));
+	memset(b->count, 0, sizeof(b->count));
+	b->count[(FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ] = 500;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), window);
+	for (i = 0; i < FBK_BIRTH_SECONDS; i++)
+		b->count[i] = 20;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b),
+			NOW - FBK_HISTORY_JIFFIES);
+	/*
+	 * A failed fork is its own anchor: a burst a minute before it does
+	 * not make youth reach back there.
+	 */
+	memset(b->count, 0, sizeof(b->count));
 	b->count[60] = 500;
 	KUNIT_EXPECT_EQ(test, youth(&fork_fail, b), window);
 	KUNIT_EXPECT_EQ(test, fork_fail.multiplied_at, NOW);

@@ -10,10 +10,11 @@
  * Asking for two quiet intervals in a row keeps a bomb that pauses for a
  * moment (processes exiting as fast as they fork) from being mistaken for
  * calm, which would make its history old. Under stress nothing is
- * forgotten, so a fork bomb in the making keeps its whole family on
- * record; only the cap on records (fbk_max_records) bounds the history
- * then, and when three quarters of it are used the reaper drops old
- * leaves, which loses no live process.
+ * forgotten that a scan could still use, so a fork bomb in the making
+ * keeps its whole family on record: only leaves that died longer ago than
+ * any scan looks back go. When three quarters of the cap on records
+ * (fbk_max_records) are used, the reaper drops old leaves, which loses no
+ * live process.
  */
 
 #include <linux/jiffies.h>
@@ -126,11 +127,19 @@ static void fbk_reaper_fn(struct work_struct *work)
 	fbk_quiet_runs = fbk_stressed() ? 0 : fbk_quiet_runs + 1;
 	calm = fbk_quiet_runs >= 2;
 
-	/* What died before the previous run is old. */
+	/*
+	 * What died before the previous run is old. Under stress, what died
+	 * longer ago than any scan looks back (FBK_BIRTH_SECONDS) and left no
+	 * descendant goes all the same: on a host that is never calm (kswapd
+	 * always running), the history then holds the live processes, the
+	 * records that link them, and what exited in the last two minutes.
+	 */
 	if (calm)
 		fbk_forget(fbk_last_run_at, true);
 	else if (READ_ONCE(fbk_tree.nr_records) >= READ_ONCE(fbk_max_records) / 4 * 3)
 		dropped = fbk_forget(fbk_last_run_at, false);
+	else
+		fbk_forget(jiffies - FBK_BIRTH_SECONDS * HZ, false);
 	fbk_last_run_at = jiffies;
 
 	if (calm)

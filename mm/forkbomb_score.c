@@ -218,6 +218,8 @@ void fbk_scan_reset(struct fbk_tree *tree, struct fbk_births *births)
 }
 
 #define FBK_YOUNG_SECONDS	(FBK_YOUNG_JIFFIES / HZ)
+/* The newest window of multiplying is at most this far back. */
+#define FBK_STALL_SECONDS	((FBK_STALL_JIFFIES + FBK_YOUNG_JIFFIES) / HZ)
 
 /* Births in the FBK_YOUNG_SECONDS up to @oldest seconds before @births->now. */
 static unsigned int fbk_births_window(const struct fbk_births *births,
@@ -245,10 +247,11 @@ static unsigned int fbk_births_window(const struct fbk_births *births,
  * the helpers an OOM_SCORE_ADJ_MIN service keeps starting, which are not
  * counted at all). A record is young when it was born within
  * FBK_YOUNG_JIFFIES before a moment at which they were multiplying, in
- * the run of such windows that ends with the newest one: a bomb on a
- * slow or overloaded machine, which grows for a minute rather than a
- * second, is young all of its life, and so is the history of a bomb that
- * grows in bursts. The pace of the bomb sets the window, not the clock.
+ * the run of such windows that ends with the newest one, FBK_HISTORY_JIFFIES
+ * back at most: a bomb on a slow or overloaded machine, which grows for
+ * minutes rather than a second, is young all of its life, and so is the
+ * history of a bomb that grows in bursts. The pace of the bomb sets the
+ * window, not the clock.
  *
  * The newest window is the one that ends when the resource ran out,
  * whenever the machine is multiplying then. For an OOM it may be further
@@ -269,10 +272,10 @@ void fbk_set_youth(struct fbk_policy *policy, const struct fbk_births *births)
 		busiest = max(busiest, fbk_births_window(births, i));
 	min = max(policy->min_descendants,
 		  DIV_ROUND_UP(busiest, FBK_TRICKLE_SHARE));
-	for (i = FBK_YOUNG_SECONDS - 1; i < FBK_BIRTH_SECONDS; i++)
+	for (i = FBK_YOUNG_SECONDS - 1; i < FBK_STALL_SECONDS; i++)
 		if (fbk_births_window(births, i) >= min)
 			break;
-	if (i == FBK_BIRTH_SECONDS ||
+	if (i == FBK_STALL_SECONDS ||
 	    (i > FBK_YOUNG_SECONDS - 1 && policy->trigger != FBK_TRIGGER_OOM))
 		return;
 	if (i > FBK_YOUNG_SECONDS - 1) {

@@ -114,11 +114,15 @@ static inline long file_long(const char *path)
 	return strtol(buf, NULL, 10);
 }
 
-/* A value from a file of "key value" lines (/proc/vmstat); -1 if missing. */
+/*
+ * A value from a file of "key value" lines (/proc/vmstat, which a debug
+ * kernel makes longer than 8 KiB); -1 if missing.
+ */
 static inline long file_value(const char *path, const char *key)
 {
-	char buf[8192], *p;
+	static char buf[1 << 16];
 	size_t len = strlen(key);
+	char *p;
 
 	if (read_text(path, buf, sizeof(buf)) <= 0)
 		return -1;

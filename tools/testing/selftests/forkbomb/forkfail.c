@@ -16,6 +16,16 @@
 
 #define USER_UID	1000
 
+/*
+ * Threads-max this far above what runs: 3,000 threads, fewer on a slower
+ * kernel (a debug kernel forks tens of times slower with thousands of
+ * processes), so that a bomb fills the room in about the same time.
+ */
+static int threads_room(void)
+{
+	return 3000 / time_factor();
+}
+
 FIXTURE(forkfail) {
 	struct bomb_run run;
 	pid_t user_bystander;
@@ -46,7 +56,7 @@ FIXTURE_TEARDOWN(forkfail)
 
 TEST_F_TIMEOUT(forkfail, threads_max_root, 900)
 {
-	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	ASSERT_EQ(0, limit_threads(&self->run.saved, threads_room()));
 	bomb_note_counters(&self->run);
 	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	bomb_wait(&self->run, 150);
@@ -99,7 +109,7 @@ TEST_F_TIMEOUT(forkfail, threads_max_spawner, 900)
 	spawner = bomb_start(&self->run, "spawner", "0");
 	ASSERT_GT(spawner, 0);
 	sleep_ms(OLD_MS);
-	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	ASSERT_EQ(0, limit_threads(&self->run.saved, threads_room()));
 	bomb_note_counters(&self->run);
 	self->run.started = now_s();
 	ASSERT_EQ(0, kill(spawner, SIGUSR1));
@@ -118,7 +128,7 @@ static void typed_bomb(struct __test_metadata *_metadata,
 	self->shell = start_shell(&self->run.cg, &self->shell_in, shell);
 	ASSERT_GT(self->shell, 0);
 	sleep_ms(OLD_MS);
-	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	ASSERT_EQ(0, limit_threads(&self->run.saved, threads_room()));
 	bomb_note_counters(&self->run);
 	self->run.survivors = 1;
 	self->run.started = now_s();
@@ -150,7 +160,7 @@ TEST_F_TIMEOUT(forkfail, threads_max_command_bomb, 900)
 	const char *const argv[] = { "/bin/sh", "-c",
 				     "f(){ date >/dev/null; f & f & }; f", NULL };
 
-	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	ASSERT_EQ(0, limit_threads(&self->run.saved, threads_room()));
 	bomb_note_counters(&self->run);
 	self->run.started = now_s();
 	ASSERT_GT(spawn(argv, cg_enter, &self->run.cg), 0);
@@ -164,7 +174,7 @@ TEST_F_TIMEOUT(forkfail, threads_max_command_bomb, 900)
  */
 TEST_F_TIMEOUT(forkfail, threads_max_clonevm_bomb, 900)
 {
-	ASSERT_EQ(0, limit_threads(&self->run.saved, 3000));
+	ASSERT_EQ(0, limit_threads(&self->run.saved, threads_room()));
 	bomb_note_counters(&self->run);
 	ASSERT_GT(bomb_start(&self->run, "clonevm", "16"), 0);
 	bomb_wait(&self->run, 150);
