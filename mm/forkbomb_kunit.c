@@ -930,6 +930,27 @@ static void shape_shell_bomb(struct sim *s)
 }
 
 /*
+ * The same, one of whose halves got the CPU first and holds nearly all of
+ * it: the other half is the bomb too, and so is the shell that forked
+ * both and exited.
+ */
+static void shape_lopsided_shell_bomb(struct sim *s)
+{
+	struct fbk_node *fork = sim_add(s, s->tester, NOW - SECS(1), false);
+	struct fbk_node *sh = sim_add(s, fork, NOW - SECS(1) + MS(4), true);
+	struct fbk_node *big = sim_add(s, sh, NOW - SECS(1) + MS(5), false);
+	struct fbk_node *small = sim_add(s, sh, NOW - SECS(1) + MS(5), false);
+
+	sim_dead(s, fork);
+	sim_dead(s, sh);
+	sim_shell_bomb(s, big, NOW - SECS(1) + MS(5), 1024);
+	sim_shell_bomb(s, small, NOW - SECS(1) + MS(500), 64);
+	s->top = fork;
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+}
+
+/*
  * The same typed at the prompt of a login shell that has been running for
  * minutes, with a background job: the shell's own two children are the
  * two halves of the bomb. Both halves die, the shell and the job live.
@@ -1721,6 +1742,8 @@ static const struct shape_case shape_cases[] = {
 	{ "slow_c_bomb", shape_slow_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "nproc_c_bomb", shape_nproc_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "shell_bomb", shape_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "lopsided_shell_bomb", shape_lopsided_shell_bomb, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
 	{ "slow_typed_shell_bomb", shape_slow_typed_shell_bomb, FBK_TRIGGER_FORK_FAIL,
 	  true, FBK_SHAPE_TREE },
 	{ "typed_shell_bomb", shape_typed_shell_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },

@@ -536,10 +536,13 @@ static bool fbk_other_live_child(const struct fbk_node *node,
 
 /*
  * Step 3: climb from @node through the parents that belong to the bomb:
- * unprotected, and dead, or young and quick to fork it; a dead one with
+ * unprotected, and dead, or young and quick to fork it. An old one with
  * another live child is where the bomb's family joins another's, and so
- * is an old live one. A bomb's first process, whose first child outgrew
- * its later ones, is the bomb too, and so are those later ones.
+ * is an old live one. A young one that forked it and others is the bomb's
+ * first process, or a wrapper that started it: the others are the bomb's
+ * later branches, which its first child outgrew (the halves of
+ * f(){ f|f & }; f start together, and one of them can soon hold nearly
+ * all of it).
  */
 static struct fbk_node *fbk_climb(struct fbk_node *node,
 				  const struct fbk_policy *policy,
@@ -554,7 +557,8 @@ static struct fbk_node *fbk_climb(struct fbk_node *node,
 		    (!fbk_young(parent, policy) ||
 		     fbk_gap(parent, node) > FBK_GAP_FACTOR * generation))
 			break;
-		if (fbk_dead(parent) && fbk_other_live_child(parent, node))
+		if (fbk_dead(parent) && !fbk_young(parent, policy) &&
+		    fbk_other_live_child(parent, node))
 			break;
 		node = parent;
 	}

@@ -215,12 +215,19 @@ static int write_file(const char *path, const char *text, mode_t mode)
 	return close(fd);
 }
 
+/*
+ * The bombs in an interpreter take a minute to fill a 256 MiB guest under
+ * emulation: these run in a cgroup of 96 MiB (a memory cgroup OOM).
+ */
+#define SLOW_BOMB_MEMORY	"96M"
+
 /* A script that runs date, then starts $0 twice in the background. */
 TEST_F_TIMEOUT(bomb, script_bomb, 900)
 {
 	const char *path = "/tmp/fbk-script-bomb.sh";
 	const char *const argv[] = { path, NULL };
 
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", SLOW_BOMB_MEMORY));
 	ASSERT_EQ(0, write_file(path, "#!/bin/bash\ndate >/dev/null\n\"$0\" &\n\"$0\" &\n",
 				0755));
 	self->run.started = now_s();
@@ -243,6 +250,7 @@ TEST_F_TIMEOUT(bomb, make_bomb, 900)
 
 	if (access(argv[0], X_OK))
 		SKIP(return, "no GNU make");
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", SLOW_BOMB_MEMORY));
 	mkdir("/tmp/fbk-make-bomb", 0755);
 	ASSERT_EQ(0, write_file("/tmp/fbk-make-bomb/Makefile",
 				"all:\n\t@date >/dev/null\n"
@@ -261,6 +269,7 @@ TEST_F_TIMEOUT(bomb, perl_bomb, 900)
 
 	if (access(argv[0], X_OK))
 		SKIP(return, "no perl");
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", SLOW_BOMB_MEMORY));
 	ASSERT_EQ(0, write_file(path, "system(\"date >/dev/null\");\n"
 				"for (1 .. 2) {\n\tmy $pid = fork();\n"
 				"\texec($^X, $0) if defined $pid && $pid == 0;\n}\n",

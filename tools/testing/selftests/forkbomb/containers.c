@@ -31,6 +31,7 @@ FIXTURE_SETUP(container)
 	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "fork_fail"));
 	ASSERT_EQ(0, make_room(&self->run.saved));
 	ASSERT_EQ(0, cg_write(&self->run.cg, "pids.max", CONTAINER_PIDS));
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", "max"));
 	ASSERT_EQ(0, cg_create(&self->outside, "outside"));
 }
 

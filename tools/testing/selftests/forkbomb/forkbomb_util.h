@@ -250,6 +250,16 @@ static inline int set_oom_score_adj(int adj)
 	return write_text("/proc/self/oom_score_adj", val);
 }
 
+/* Set the oom_score_adj of process @pid. */
+static inline int set_oom_score_adj_of(pid_t pid, int adj)
+{
+	char path[64], val[16];
+
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+	snprintf(val, sizeof(val), "%d", adj);
+	return write_text(path, val);
+}
+
 /* Reap children that exited, so that they do not linger as zombies. */
 static inline void reap_children(void)
 {

@@ -41,8 +41,12 @@ FIXTURE_SETUP(forkfail)
 		SKIP(return, "no fork bomb killer (CONFIG_FORKBOMB_KILLER)");
 	if (!destructive_allowed())
 		SKIP(return, DESTRUCTIVE_SKIP);
-	/* Only the fork failure trigger: this is not about memory. */
+	/*
+	 * Only the fork failure trigger: this is not about memory, nor is the
+	 * bomb's cgroup limited in it.
+	 */
 	ASSERT_EQ(0, bomb_prepare(&self->run, _metadata->name, "fork_fail"));
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", "max"));
 	self->shell_in = -1;
 }
 

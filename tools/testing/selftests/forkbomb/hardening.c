@@ -2,7 +2,8 @@
 /*
  * The fork bomb killer under adverse conditions: record allocations that
  * fail (fault injection; boot with slab_nomerge so that the cache can be
- * targeted alone), and a history cap hit by a sustained bomb.
+ * targeted alone), a history cap hit by a sustained bomb, and a manual
+ * OOM (SysRq-F) while the victims of a kill are still exiting.
  */
 #include "../kselftest_harness.h"
 #include "bomb_common.h"
@@ -68,6 +69,49 @@ TEST_F_TIMEOUT(hardening, record_allocation_fails, 900)
 	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
 	bomb_wait(&self->run, 150);
 	expect_bomb_killed(_metadata, &self->run);
+}
+
+/*
+ * SysRq-F asks for a kill now: while the victims of a fork bomb kill are
+ * exiting, the ordinary OOM killer must still act (the fork bomb killer
+ * used to report such an OOM as handled, killing nothing). A process
+ * with oom_score_adj 1000 is its victim of choice.
+ */
+TEST_F_TIMEOUT(hardening, sysrq_oom_while_victims_exit, 900)
+{
+	const char *const argv[] = { bomb_path(), "prefork", "0", "1", NULL };
+	int kmsg, status = 0;
+	pid_t victim;
+	double start;
+
+	if (access("/proc/sysrq-trigger", W_OK))
+		SKIP(return, "no /proc/sysrq-trigger (CONFIG_MAGIC_SYSRQ)");
+	ASSERT_EQ(0, change_setting(&self->run.saved, "/proc/sys/kernel/sysrq", "1"));
+	victim = spawn(argv, NULL, NULL);
+	ASSERT_GT(victim, 0);
+	ASSERT_EQ(0, set_oom_score_adj_of(victim, 1000));
+	ASSERT_EQ(0, change_knob(&self->run.saved, "forkbomb_triggers", "oom"));
+	ASSERT_GT(bomb_start(&self->run, "c", "64"), 0);
+	start = now_s();
+	while (knob_long("forkbomb_kills") == self->run.kills &&
+	       now_s() - start < scaled(60))
+		sleep_ms(1);
+	ASSERT_GT(knob_long("forkbomb_kills"), self->run.kills);
+	kmsg = kmsg_follow();
+	ASSERT_EQ(0, write_text("/proc/sysrq-trigger", "f"));
+	start = now_s();
+	while (waitpid(victim, &status, WNOHANG) != victim &&
+	       now_s() - start < scaled(10))
+		sleep_ms(10);
+	EXPECT_TRUE(now_s() - start < scaled(10) && WIFSIGNALED(status) &&
+		    WTERMSIG(status) == SIGKILL)
+		TH_LOG("the OOM killer's victim of choice lives");
+	stop_child(victim);
+	EXPECT_GE(kmsg_new(kmsg, "invoked oom-killer", NULL, 0), 1)
+		TH_LOG("SysRq-F was taken as handled: the OOM killer never ran");
+	close(kmsg);
+	bomb_wait(&self->run, 150);
+	EXPECT_FALSE(cg_populated(&self->run.cg));
 }
 
 TEST_F_TIMEOUT(hardening, history_cap, 900)

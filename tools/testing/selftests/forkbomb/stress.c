@@ -284,6 +284,8 @@ TEST_F_TIMEOUT(stress, unprivileged_fork_loop, 900)
 
 	loop = spawn(argv, enter_limited_user, (void *)5L);
 	ASSERT_GT(loop, 0);
+	/* Until it waits for the signal, SIGUSR1 would kill it. */
+	sleep_ms(scaled(1) * 1000);
 	ASSERT_EQ(0, kill(loop, SIGUSR1));
 	sleep_ms(500);
 	failures = knob_long("forkbomb_fork_failures");
