@@ -2684,6 +2684,36 @@ static void forkbomb_score_youth_bounds(struct kunit *test)
 }
 
 /*
+ * FBK_HISTORY_JIFFIES (10 minutes): a machine where a process was born
+ * every second for 610 s (a bomb crawling on a debug kernel) multiplied
+ * in every 10 s window: youth reaches back through all of them, but no
+ * further than 600 s. A record born 595 s ago is young, one born 605 s
+ * ago is not.
+ */
+static void forkbomb_score_history_bounds(struct kunit *test)
+{
+	struct fbk_node *at_595 = NULL, *at_605 = NULL, *node;
+	struct sim *s;
+	int i;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	sim_init(s, test, FBK_TRIGGER_OOM);
+	for (i = 0; i < 610; i++) {
+		node = sim_add(s, s->tester, NOW - SECS(i) - MS(500), false);
+		sim_live(s, node, 1);
+		if (i == 595)
+			at_595 = node;
+		if (i == 605)
+			at_605 = node;
+	}
+	sim_scan(s);
+	KUNIT_EXPECT_EQ(test, s->policy.young_since, NOW - SECS(600));
+	KUNIT_EXPECT_TRUE(test, fbk_young(at_595, &s->policy));
+	KUNIT_EXPECT_FALSE(test, fbk_young(at_605, &s->policy));
+}
+
+/*
  * FBK_EXHAUSTION_PAUSE_JIFFIES (1 s): forks of a scope that fail again a
  * second after the last failure go on with the same exhaustion; a jiffy
  * later than that, they begin a new one.
@@ -2748,6 +2778,7 @@ static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE(forkbomb_score_exhaustion_per_scope),
 	KUNIT_CASE(forkbomb_score_young_since),
 	KUNIT_CASE(forkbomb_score_youth_bounds),
+	KUNIT_CASE(forkbomb_score_history_bounds),
 	KUNIT_CASE(forkbomb_score_exhaustion_pause),
 	KUNIT_CASE(forkbomb_score_spawner_watch_bounds),
 	{}
