@@ -28,9 +28,10 @@
 # with ccache (scripts/build-kernel.sh), and its initramfs, built once a
 # run and kept for every mutant that changes only the kernel. The first
 # run builds a kernel tree of its own (minutes, fewer with a warm ccache);
-# after it, a mutant costs a kernel rebuild (a minute or two) and its
-# boots: about a minute for the KUnit boot, a bomb boot up to its time
-# limit (5 or 10 minutes) when its tests wait for their deadlines.
+# after it, a mutant costs a kernel rebuild and its boots. Estimated, not
+# yet measured: a minute or two for the rebuild, about a minute for the
+# KUnit boot, a bomb boot up to its time limit (5 or 10 minutes) when its
+# tests wait for their deadlines.
 #
 # MUTANTS="name ..." runs some of them (scripts/mutant-of-the-day.sh
 # picks one). With FBK_DEADLINE (seconds since the epoch), a boot that
