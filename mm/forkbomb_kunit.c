@@ -6,7 +6,8 @@
  *  forkbomb_tree   the history tree: links, walks, death, pruning, doom
  *  forkbomb_score  the choice of the bomb: real bomb shapes, which must be
  *                  found, and busy programs, which must not (one case per
- *                  shape, parameterised)
+ *                  shape, parameterised); every threshold of the rule,
+ *                  with literal numbers on either side of it
  *  forkbomb_scale  a scan at a million records (very slow: make bench)
  *  forkbomb_parse  the knobs' parsers and the classes of processes
  *
@@ -1719,6 +1720,488 @@ static void shape_test_suite(struct sim *s)
 	}
 }
 
+/* --- on either side of each threshold of the rule --- */
+
+/*
+ * Each threshold of the rule (the FBK_* constants of forkbomb_score.c and
+ * forkbomb_internal.h) has two cases here, just on either side of it,
+ * whose numbers are literals: moving the threshold either way (the
+ * mutants in scripts/mutants/ halve and double each one) flips one of
+ * the two verdicts. Documentation/mm/forkbomb.rst, "The constants of the
+ * rule", lists which case pins which constant.
+ */
+
+/*
+ * A bomb below @root: each record of generation l forks @fan[l] children
+ * @gap after its own birth, then exits; the newest generation lives, each
+ * process holding @mass. The newest generation goes to @leaves when not
+ * NULL. Returns its size.
+ */
+static unsigned int sim_fan_bomb(struct sim *s, struct fbk_node *root,
+				 unsigned long gap, const unsigned int *fan,
+				 unsigned int levels, unsigned long mass,
+				 struct fbk_node ***leaves)
+{
+	unsigned int n = 1, total = 1, m, i, j, l;
+	struct fbk_node **level, **next;
+
+	for (l = 0; l < levels; l++)
+		total *= fan[l];
+	level = sim_nodes(s, total);
+	next = sim_nodes(s, total);
+	level[0] = root;
+	for (l = 0; l < levels; l++) {
+		for (m = 0, i = 0; i < n; i++) {
+			for (j = 0; j < fan[l]; j++)
+				next[m++] = sim_add(s, level[i],
+						    level[i]->born_at + gap, false);
+			fbk_node_put(&s->tree, level[i],
+				     level[i]->born_at + gap + 1, true);
+		}
+		n = m;
+		swap(level, next);
+	}
+	for (i = 0; i < n; i++)
+		sim_live(s, level[i], mass);
+	if (leaves)
+		*leaves = level;
+	return n;
+}
+
+/* A bomb's first process, forked by the tester at @t, that exits. */
+static struct fbk_node *sim_bomb_root(struct sim *s, unsigned long t)
+{
+	struct fbk_node *root = sim_add(s, s->tester, t, false);
+
+	s->top = root;
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+	return root;
+}
+
+/*
+ * FBK_TREE_DEPTH (3): 64 processes under three generations of records
+ * that branch (4 x 4 x 4) are a tree; under two (8 x 8), no shape.
+ */
+static void bound_tree_depth_3(struct sim *s)
+{
+	static const unsigned int fan[] = { 4, 4, 4 };
+
+	sim_fan_bomb(s, sim_bomb_root(s, NOW - SECS(2)), MS(100), fan,
+		     ARRAY_SIZE(fan), 16, NULL);
+}
+
+static void bound_tree_depth_2(struct sim *s)
+{
+	static const unsigned int fan[] = { 8, 8 };
+
+	sim_fan_bomb(s, sim_bomb_root(s, NOW - SECS(2)), MS(100), fan,
+		     ARRAY_SIZE(fan), 16, NULL);
+}
+
+/*
+ * FBK_TREE_SHARE (16): 2 x 2 x 28 processes have 7 records that branch
+ * (the root, 2, 4), one per 16 of their 112 live records: a tree. One
+ * more live child of the root makes 113, one more than 7 x 16: no shape.
+ */
+static void sim_share_bomb(struct sim *s, bool one_more)
+{
+	static const unsigned int fan[] = { 2, 2, 28 };
+	struct fbk_node *root = sim_bomb_root(s, NOW - SECS(2));
+
+	sim_fan_bomb(s, root, MS(100), fan, ARRAY_SIZE(fan), 16, NULL);
+	if (one_more)
+		sim_live(s, sim_add(s, root, root->born_at + MS(100), false), 16);
+}
+
+static void bound_tree_share_112(struct sim *s)
+{
+	sim_share_bomb(s, false);
+}
+
+static void bound_tree_share_113(struct sim *s)
+{
+	sim_share_bomb(s, true);
+}
+
+/*
+ * A tree whose records of the generation @fan[1] (16 of them) each fork
+ * @fan[2] processes that live, and between them @jobs commands that exit:
+ * finished jobs, since those records did not multiply (their children do
+ * not fork). Only the root and its two children multiplied.
+ */
+static void sim_jobs_bomb(struct sim *s, const unsigned int *fan,
+			  unsigned int jobs, unsigned long mass)
+{
+	unsigned int n, parents, i;
+	struct fbk_node **leaves, *parent;
+
+	n = sim_fan_bomb(s, sim_bomb_root(s, NOW - SECS(2)), MS(100), fan, 3,
+			 mass, &leaves);
+	parents = n / fan[2];
+	for (i = 0; i < jobs; i++) {
+		parent = leaves[(i % parents) * fan[2]]->parent;
+		sim_run_command(s, parent, parent->born_at + MS(100), false);
+	}
+}
+
+/*
+ * FBK_DEAD_LEAF_SHARE (4): 256 young processes (2 x 8 x 16), 3 records
+ * that multiplied: 64 finished jobs are a quarter of them, few; 65 are
+ * more than a quarter, and more than 4 per multiplying record (12), or
+ * 8 (24): the tree is vetoed.
+ */
+static void bound_dead_leaves_64(struct sim *s)
+{
+	static const unsigned int fan[] = { 2, 8, 16 };
+
+	sim_jobs_bomb(s, fan, 64, 16);
+}
+
+static void bound_dead_leaves_65(struct sim *s)
+{
+	static const unsigned int fan[] = { 2, 8, 16 };
+
+	sim_jobs_bomb(s, fan, 65, 16);
+}
+
+/*
+ * FBK_LEAVES_PER_MULTIPLIER (4): 40 young processes (2 x 2 x 10), 3
+ * records that multiplied: 12 finished jobs (more than a quarter of 40)
+ * are 4 per multiplying record, few; 13 are more: vetoed.
+ */
+static void bound_jobs_per_multiplier_12(struct sim *s)
+{
+	static const unsigned int fan[] = { 2, 2, 10 };
+
+	sim_jobs_bomb(s, fan, 12, 32);
+}
+
+static void bound_jobs_per_multiplier_13(struct sim *s)
+{
+	static const unsigned int fan[] = { 2, 2, 10 };
+
+	sim_jobs_bomb(s, fan, 13, 32);
+}
+
+/*
+ * The rule for finished jobs (fbk_forker_multiplied()): a bomb eight
+ * generations deep whose every process runs three commands before it
+ * starts two copies of itself. The commands of the processes that
+ * multiplied are no finished jobs; those of the newest parents (whose
+ * children have not forked yet) are: 384, three per record that
+ * multiplied (127), few. Counting every command (765) would veto it.
+ */
+static void bound_three_commands_bomb(struct sim *s)
+{
+	const unsigned int levels = 8;
+	struct fbk_node **level = sim_nodes(s, 1U << levels);
+	struct fbk_node **next = sim_nodes(s, 1U << levels);
+	unsigned long t = NOW - SECS(2);
+	unsigned int n = 1, i, j, l;
+
+	s->top = sim_start(s, t, &level[0]);
+	for (l = 0; l < levels; l++, t += MS(100)) {
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < 3; j++)
+				sim_run_command(s, level[i], t + MS(10 * j + 1), false);
+			next[2 * i] = sim_add(s, level[i], t + MS(90), false);
+			next[2 * i + 1] = sim_add(s, level[i], t + MS(91), false);
+			fbk_node_put(&s->tree, level[i], t + MS(92), true);
+		}
+		n *= 2;
+		swap(level, next);
+	}
+	for (i = 0; i < n; i++)
+		sim_live(s, level[i], 16);
+	s->survivors[0] = s->tester;
+}
+
+/*
+ * FBK_CHAIN_GENERATIONS (32): each process forks one child and waits for
+ * it. 31 links below the bomb's first fork are 32 young fork generations,
+ * a chain; 30 links are 31 generations, no shape.
+ */
+static void sim_chain(struct sim *s, unsigned int links)
+{
+	struct fbk_node *node;
+	unsigned int i;
+
+	s->top = sim_start(s, NOW - SECS(1), &node);
+	for (i = 0; i < links; i++) {
+		node = sim_add(s, node, NOW - SECS(1) + MS(3 * (i + 1)), false);
+		sim_live(s, node, 32);
+	}
+	s->survivors[0] = s->tester;
+}
+
+static void bound_chain_32(struct sim *s)
+{
+	sim_chain(s, 31);
+}
+
+static void bound_chain_31(struct sim *s)
+{
+	sim_chain(s, 30);
+}
+
+/*
+ * A spawner: an old process whose @n young children live, born @every_ms
+ * apart (0: a jiffy apart), the last at @last; @killed more, born before
+ * them, were killed by a signal (no finished jobs).
+ */
+static void sim_spawner(struct sim *s, unsigned int n, unsigned int every_ms,
+			unsigned long last, unsigned int killed)
+{
+	struct fbk_node *spawner;
+	unsigned long born;
+	unsigned int i;
+
+	sim_start(s, SEC(500), &spawner);
+	for (i = 0; i < killed; i++)
+		sim_killed(s, sim_add(s, spawner, last - SECS(3) + i, false),
+			   last - SECS(2));
+	for (i = 0; i < n; i++) {
+		born = every_ms ? last - MS(every_ms * (n - 1 - i)) :
+				  last - (n - 1 - i);
+		sim_live(s, sim_add(s, spawner, born, false), 16);
+	}
+	s->top = spawner;
+	s->survivors[0] = s->tester;
+	s->survivors[1] = s->bystander;
+}
+
+/*
+ * FBK_SPAWNER_MIN (64), for an OOM: 64 live children within 630 ms, the
+ * last 10 ms ago, are a spawner; 63 are not.
+ */
+static void bound_spawner_64(struct sim *s)
+{
+	sim_spawner(s, 64, 10, NOW - MS(10), 0);
+}
+
+static void bound_spawner_63(struct sim *s)
+{
+	sim_spawner(s, 63, 10, NOW - MS(10), 0);
+}
+
+/*
+ * FBK_SPAWNER_PACE_JIFFIES (1 s): 64 children 15 ms apart (945 ms) come
+ * at 64 a second, a spawner; 100 children 20 ms apart come at 51 a
+ * second, at 100 in two seconds: not a spawner.
+ */
+static void bound_spawner_pace_15ms(struct sim *s)
+{
+	sim_spawner(s, 64, 15, NOW - MS(10), 0);
+}
+
+static void bound_spawner_pace_20ms(struct sim *s)
+{
+	sim_spawner(s, 100, 20, NOW - MS(10), 0);
+}
+
+/*
+ * FBK_SPAWNER_ALIVE_NUM/FBK_SPAWNER_ALIVE_DEN (3/4), when fork failed:
+ * 96 live children of 128 are three quarters, a spawner; 95 of 128 are
+ * not.
+ */
+static void bound_spawner_alive_96(struct sim *s)
+{
+	sim_spawner(s, 96, 2, NOW - MS(10), 32);
+}
+
+static void bound_spawner_alive_95(struct sim *s)
+{
+	sim_spawner(s, 95, 2, NOW - MS(10), 33);
+}
+
+/*
+ * FBK_SPAWNER_PAUSE_SHARE (4), for an OOM: 97 children a jiffy apart took
+ * 96 jiffies; the last one born 24 jiffies (a quarter of that) before the
+ * scan, the spawner still forks; 25 jiffies, it stopped.
+ */
+static void bound_spawner_pause_24(struct sim *s)
+{
+	sim_spawner(s, 97, 0, NOW - 24, 0);
+}
+
+static void bound_spawner_pause_25(struct sim *s)
+{
+	sim_spawner(s, 97, 0, NOW - 25, 0);
+}
+
+/*
+ * FBK_VICTIM_FACTOR (2), for an OOM: a bomb of 64 processes weighing
+ * 1,108 pages (its first 100, the others 16 each) beside an old process
+ * of 554 pages, the OOM killer's victim: the bomb frees twice as much,
+ * and goes; beside one of 555 pages, the OOM killer's victim goes.
+ */
+static void sim_bomb_beside(struct sim *s, unsigned long other)
+{
+	struct fbk_node *bomb;
+
+	s->survivors[0] = sim_spawn(s, s->tester, SEC(500), other);
+	s->top = sim_start(s, NOW - SECS(1), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), 64, 16);
+}
+
+static void bound_victim_outside_554(struct sim *s)
+{
+	sim_bomb_beside(s, 554);
+}
+
+static void bound_victim_outside_555(struct sim *s)
+{
+	sim_bomb_beside(s, 555);
+}
+
+/*
+ * FBK_VICTIM_SHARE (32), for an OOM: a bomb of 32 processes of 100 pages,
+ * the heaviest in scope (the tester is made lighter): the bomb weighs
+ * 32 times its heaviest process, and goes; one of its processes holding
+ * 99 pages makes 3,199, and the OOM killer takes one of them.
+ */
+static void bound_victim_inside(struct sim *s, unsigned long lightest)
+{
+	struct fbk_node *bomb;
+
+	sim_live(s, s->tester, 50);
+	s->top = sim_start(s, NOW - SECS(1), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), 32, 100);
+	sim_live(s, fbk_first_child(bomb), lightest);
+}
+
+static void bound_victim_inside_3200(struct sim *s)
+{
+	bound_victim_inside(s, 100);
+}
+
+static void bound_victim_inside_3199(struct sim *s)
+{
+	bound_victim_inside(s, 99);
+}
+
+/*
+ * FBK_SPLIT_NUM/FBK_SPLIT_DEN (7/8): 128 young processes below the
+ * tester, a C bomb of 112 and a pool of 16 forked 4 s earlier: the bomb
+ * holds 7/8 of them, and step 2 goes down into it; with 111 of 128 it
+ * stops at the tester, an outsider, spared while the bomb goes.
+ */
+static void sim_bomb_and_pool(struct sim *s, unsigned int bomb_size,
+			      unsigned int pool_size)
+{
+	struct fbk_node *bomb, *pool;
+	unsigned int i;
+
+	s->top = sim_start(s, NOW - SECS(1), &bomb);
+	sim_c_bomb(s, bomb, NOW - SECS(1), MS(100), bomb_size, 16);
+	pool = sim_add(s, s->tester, NOW - SECS(5), false);
+	sim_live(s, pool, 16);
+	for (i = 1; i < pool_size; i++)
+		sim_live(s, sim_add(s, pool, NOW - SECS(5) + MS(i), false), 16);
+	s->survivors[0] = pool;
+}
+
+static void bound_split_112_of_128(struct sim *s)
+{
+	sim_bomb_and_pool(s, 112, 16);
+}
+
+static void bound_split_111_of_128(struct sim *s)
+{
+	sim_bomb_and_pool(s, 111, 17);
+	s->top = s->tester;
+	s->spared = true;
+}
+
+/*
+ * FBK_GAP_FACTOR (8): a young process forked the bomb's first process
+ * 512 jiffies after its own birth, a binary bomb six generations deep
+ * whose generation time is exactly 64 jiffies: eight generation times,
+ * the bomb's own; 513 jiffies, more: an outsider that lives. In jiffies,
+ * the unit of the rule, at any HZ from 100 to 1000.
+ */
+static void sim_late_bomb(struct sim *s, unsigned long late)
+{
+	static const unsigned int fan[] = { 2, 2, 2, 2, 2, 2 };
+	struct fbk_node *starter, *root;
+
+	starter = sim_add(s, s->tester, NOW - 950, false);
+	sim_live(s, starter, 16);
+	root = sim_add(s, starter, starter->born_at + late, false);
+	sim_fan_bomb(s, root, 64, fan, ARRAY_SIZE(fan), 16, NULL);
+	s->top = late > 512 ? root : starter;
+	s->survivors[0] = s->tester;
+	if (late > 512)
+		s->survivors[1] = starter;
+}
+
+static void bound_gap_512(struct sim *s)
+{
+	sim_late_bomb(s, 512);
+}
+
+static void bound_gap_513(struct sim *s)
+{
+	sim_late_bomb(s, 513);
+}
+
+/*
+ * FBK_GAP_MIN_JIFFIES (20 ms): a young process forked the two halves of a
+ * bomb whose generations take a jiffy each, so its generation time is
+ * the floor, 20 ms. Forked 160 ms (eight floors) after its birth, the
+ * halves are its own; 170 ms, it is an outsider, spared.
+ */
+static void sim_halves_late(struct sim *s, unsigned long late)
+{
+	static const unsigned int fan[] = { 2, 2, 2, 2, 2 };
+	struct fbk_node *starter, *half;
+	int i;
+
+	starter = sim_add(s, s->tester, NOW - SECS(2), false);
+	sim_live(s, starter, 16);
+	for (i = 0; i < 2; i++) {
+		half = sim_add(s, starter, starter->born_at + late + i, false);
+		sim_fan_bomb(s, half, 1, fan, ARRAY_SIZE(fan), 16, NULL);
+	}
+	s->top = starter;
+	s->survivors[0] = s->tester;
+}
+
+static void bound_gap_min_160ms(struct sim *s)
+{
+	sim_halves_late(s, MS(160));
+}
+
+static void bound_gap_min_170ms(struct sim *s)
+{
+	sim_halves_late(s, MS(170));
+	s->spared = true;
+}
+
+/*
+ * FBK_STALL_JIFFIES (120 s), for an OOM: a bomb that multiplied until
+ * 125 s before the OOM (the machine thrashed since) is young; one that
+ * stopped 135 s before is not (its last 10 s began over 130 s ago).
+ */
+static void sim_stalled_bomb(struct sim *s, unsigned long start)
+{
+	struct fbk_node *bomb;
+
+	s->top = sim_start(s, start, &bomb);
+	sim_c_bomb(s, bomb, start, MS(100), 128, 16);
+}
+
+static void bound_stall_125s(struct sim *s)
+{
+	sim_stalled_bomb(s, NOW - SECS(126));
+}
+
+static void bound_stall_135s(struct sim *s)
+{
+	sim_stalled_bomb(s, NOW - SECS(136));
+}
+
 struct shape_case {
 	const char *name;
 	void (*build)(struct sim *s);
@@ -1827,9 +2310,9 @@ static void shape_case_desc(const struct shape_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(shape, shape_cases, shape_case_desc);
 
-static void forkbomb_score_shape(struct kunit *test)
+/* Build @c's tree, scan it, and check the verdict and what a kill would take. */
+static void check_shape(struct kunit *test, const struct shape_case *c)
 {
-	const struct shape_case *c = test->param_value;
 	const struct fbk_profile *p;
 	struct sim *s;
 	bool kill;
@@ -1868,6 +2351,71 @@ static void forkbomb_score_shape(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, s->survivors[i]->doomed, 0,
 					    "survivor %d doomed", i);
 	KUNIT_EXPECT_EQ(test, s->choice.top->doomed, s->spared ? 0 : 1);
+}
+
+static void forkbomb_score_shape(struct kunit *test)
+{
+	check_shape(test, test->param_value);
+}
+
+/*
+ * Two cases for each threshold of the rule, just on either side of it
+ * (see "on either side of each threshold" above).
+ */
+static const struct shape_case boundary_cases[] = {
+	{ "tree_depth_3", bound_tree_depth_3, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "tree_depth_2", bound_tree_depth_2, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "tree_share_112", bound_tree_share_112, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "tree_share_113", bound_tree_share_113, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "dead_leaves_64", bound_dead_leaves_64, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "dead_leaves_65", bound_dead_leaves_65, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "jobs_per_multiplier_12", bound_jobs_per_multiplier_12, FBK_TRIGGER_OOM,
+	  true, FBK_SHAPE_TREE },
+	{ "jobs_per_multiplier_13", bound_jobs_per_multiplier_13, FBK_TRIGGER_OOM,
+	  false, FBK_SHAPE_NONE },
+	{ "three_commands_bomb", bound_three_commands_bomb, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "chain_32", bound_chain_32, FBK_TRIGGER_OOM, true, FBK_SHAPE_CHAIN },
+	{ "chain_31", bound_chain_31, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "spawner_64", bound_spawner_64, FBK_TRIGGER_OOM, true, FBK_SHAPE_SPAWNER },
+	{ "spawner_63", bound_spawner_63, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+	{ "spawner_pace_15ms", bound_spawner_pace_15ms, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_SPAWNER },
+	{ "spawner_pace_20ms", bound_spawner_pace_20ms, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
+	{ "spawner_alive_96", bound_spawner_alive_96, FBK_TRIGGER_FORK_FAIL, true,
+	  FBK_SHAPE_SPAWNER },
+	{ "spawner_alive_95", bound_spawner_alive_95, FBK_TRIGGER_FORK_FAIL, false,
+	  FBK_SHAPE_NONE },
+	{ "spawner_pause_24", bound_spawner_pause_24, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_SPAWNER },
+	{ "spawner_pause_25", bound_spawner_pause_25, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_NONE },
+	{ "victim_outside_554", bound_victim_outside_554, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "victim_outside_555", bound_victim_outside_555, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_TREE },
+	{ "victim_inside_3200", bound_victim_inside_3200, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "victim_inside_3199", bound_victim_inside_3199, FBK_TRIGGER_OOM, false,
+	  FBK_SHAPE_TREE },
+	{ "split_112_of_128", bound_split_112_of_128, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "split_111_of_128", bound_split_111_of_128, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "gap_512", bound_gap_512, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "gap_513", bound_gap_513, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "gap_min_160ms", bound_gap_min_160ms, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "gap_min_170ms", bound_gap_min_170ms, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "stall_125s", bound_stall_125s, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
+	{ "stall_135s", bound_stall_135s, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },
+};
+
+KUNIT_ARRAY_PARAM(boundary, boundary_cases, shape_case_desc);
+
+static void forkbomb_score_boundary(struct kunit *test)
+{
+	check_shape(test, test->param_value);
 }
 
 /* The threshold: a bomb of min_descendants young processes, not fewer. */
@@ -2128,14 +2676,134 @@ static void forkbomb_score_exhaustion_per_scope(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ex->exhausted_at, NOW + SECS(2) + MS(20));
 }
 
+/*
+ * FBK_YOUNG_JIFFIES (10 s) and FBK_TRICKLE_SHARE (8), with literal times.
+ * Ten births over the last ten seconds are multiplying: youth is the last
+ * ten seconds. Beside a busiest window of 1,000 births (30 s ago), 125
+ * births (5 s ago) are an eighth of it, still multiplying: youth begins
+ * 15 s ago; 124 are a trickle: youth ends with the busiest window, 40 s
+ * ago.
+ */
+static void forkbomb_score_youth_bounds(struct kunit *test)
+{
+	struct fbk_policy oom = {
+		.trigger = FBK_TRIGGER_OOM, .exhausted_at = NOW, .min_descendants = 10,
+	};
+	struct fbk_births *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->now = NOW;
+	b->count[0] = 1;
+	b->count[9] = 9;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), NOW - SECS(10));
+	memset(b->count, 0, sizeof(b->count));
+	b->count[30] = 1000;
+	b->count[5] = 125;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), NOW - SECS(15));
+	KUNIT_EXPECT_EQ(test, oom.multiplied_at, NOW);
+	b->count[5] = 124;
+	KUNIT_EXPECT_EQ(test, youth(&oom, b), NOW - SECS(40));
+	KUNIT_EXPECT_EQ(test, oom.multiplied_at, NOW - SECS(30));
+}
+
+/*
+ * FBK_HISTORY_JIFFIES (10 minutes): a machine where a process was born
+ * every second for 610 s (a bomb crawling on a debug kernel) multiplied
+ * in every 10 s window: youth reaches back through all of them, but no
+ * further than 600 s. A record born 595 s ago is young, one born 605 s
+ * ago is not.
+ */
+static void forkbomb_score_history_bounds(struct kunit *test)
+{
+	struct fbk_node *at_595 = NULL, *at_605 = NULL, *node;
+	struct sim *s;
+	int i;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	sim_init(s, test, FBK_TRIGGER_OOM);
+	for (i = 0; i < 610; i++) {
+		node = sim_add(s, s->tester, NOW - SECS(i) - MS(500), false);
+		sim_live(s, node, 1);
+		if (i == 595)
+			at_595 = node;
+		if (i == 605)
+			at_605 = node;
+	}
+	sim_scan(s);
+	KUNIT_EXPECT_EQ(test, s->policy.young_since, NOW - SECS(600));
+	KUNIT_EXPECT_TRUE(test, fbk_young(at_595, &s->policy));
+	KUNIT_EXPECT_FALSE(test, fbk_young(at_605, &s->policy));
+}
+
+/*
+ * FBK_EXHAUSTION_PAUSE_JIFFIES (1 s): forks of a scope that fail again a
+ * second after the last failure go on with the same exhaustion; a jiffy
+ * later than that, they begin a new one.
+ */
+static void forkbomb_score_exhaustion_pause(struct kunit *test)
+{
+	struct fbk_exhaustion *table = kunit_kcalloc(test, 2, sizeof(*table),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	failed(table, 0, NULL, NOW);
+	KUNIT_EXPECT_EQ(test, failed(table, 0, NULL, NOW + MS(1000))->exhausted_at,
+			NOW);
+	KUNIT_EXPECT_EQ(test, failed(table, 0, NULL, NOW + MS(2000) + 1)->exhausted_at,
+			NOW + MS(2000) + 1);
+}
+
+/*
+ * FBK_SPAWNER_CONFIRM_JIFFIES (250 ms) and FBK_SPAWNER_GAP_JIFFIES
+ * (500 ms): a spawner whose forks fail every 10 ms is not confirmed
+ * 240 ms after its first failure, and is after 250 ms. Failures 500 ms
+ * apart keep it failing, and it stays confirmed for 500 ms after the
+ * last one; a failure 500 ms and a jiffy after the last one starts over.
+ */
+static void forkbomb_score_spawner_watch_bounds(struct kunit *test)
+{
+	struct fbk_node *nodes = kunit_kcalloc(test, 2, sizeof(*nodes), GFP_KERNEL);
+	struct fbk_exhaustion *table = kunit_kcalloc(test, 2, sizeof(*table),
+						     GFP_KERNEL);
+	struct fbk_exhaustion *ex;
+	unsigned long t0 = NOW;
+	unsigned int ms;
+
+	KUNIT_ASSERT_NOT_NULL(test, nodes);
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	ex = failed(table, 0, NULL, t0 - MS(10));
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, &nodes[0], t0 - MS(10)));
+	for (ms = 0; ms <= 240; ms += 10)
+		failed(table, 0, &nodes[0], t0 + MS(ms));
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, &nodes[0], t0 + MS(240)));
+	failed(table, 0, &nodes[0], t0 + MS(250));
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, &nodes[0], t0 + MS(250)));
+
+	t0 = NOW + SECS(10);
+	ex = failed(table, 0, NULL, t0);
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, &nodes[1], t0));
+	failed(table, 0, &nodes[1], t0 + MS(10));
+	failed(table, 0, &nodes[1], t0 + MS(510));
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, &nodes[1], t0 + MS(510)));
+	KUNIT_EXPECT_TRUE(test, fbk_exhaustion_confirm(ex, &nodes[1], t0 + MS(1010)));
+	failed(table, 0, &nodes[1], t0 + MS(1010) + 1);
+	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, &nodes[1], t0 + MS(1010) + 1));
+}
+
 static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE_PARAM(forkbomb_score_shape, shape_gen_params),
+	KUNIT_CASE_PARAM(forkbomb_score_boundary, boundary_gen_params),
 	KUNIT_CASE(forkbomb_score_threshold),
 	KUNIT_CASE(forkbomb_score_fork_fail_share),
 	KUNIT_CASE(forkbomb_score_spawner_stopped),
 	KUNIT_CASE(forkbomb_score_spawner_watch),
 	KUNIT_CASE(forkbomb_score_exhaustion_per_scope),
 	KUNIT_CASE(forkbomb_score_young_since),
+	KUNIT_CASE(forkbomb_score_youth_bounds),
+	KUNIT_CASE(forkbomb_score_history_bounds),
+	KUNIT_CASE(forkbomb_score_exhaustion_pause),
+	KUNIT_CASE(forkbomb_score_spawner_watch_bounds),
 	{}
 };
 

@@ -31,16 +31,15 @@
  *    an outsider (a shell, sshd, a service manager, a test) lived long
  *    before it started the bomb. The bomb's generation time is the median
  *    time from a young record's parent's birth to its own in that subtree
- *    (kept within FBK_GAP_MIN_JIFFIES and FBK_GAP_MAX_JIFFIES). The
- *    record found is part of the bomb when it forked its first young child
- *    within FBK_GAP_FACTOR generation times of its own birth, or when its
- *    heaviest child is old too and at least min_descendants older records
- *    below it forked young ones (a bomb that grows in bursts, older than
- *    the window). Then the top of the bomb is found by climbing through
- *    the parents that belong to it too: dead records, and wrappers with
- *    no other live child that forked it just as quickly. An outsider is
- *    spared: only its children born together with the heaviest one are
- *    the bomb.
+ *    (at least FBK_GAP_MIN_JIFFIES). The record found is part of the bomb
+ *    when it forked its first young child within FBK_GAP_FACTOR
+ *    generation times of its own birth, or when its heaviest child is
+ *    old too and at least min_descendants older records below it forked
+ *    young ones (a bomb that grows in bursts, older than the window).
+ *    Then the top of the bomb is found by climbing through the parents
+ *    that belong to it too: dead records, and wrappers with no other live
+ *    child that forked it just as quickly. An outsider is spared: only its
+ *    children born together with the heaviest one are the bomb.
  *
  * 4. Whether it multiplies. A walk of the bomb's subtrees measures how:
  *    FBK_SHAPE_TREE needs min_descendants young live processes, at least
@@ -54,17 +53,20 @@
  *    a row. Otherwise, FBK_SHAPE_SPAWNER is a record whose own young
  *    children are many (FBK_SPAWNER_MIN for an OOM; min_descendants when
  *    fork failed, where the caller waits for the spawner to fail again),
- *    nearly all still alive, few dead leaves below it, and still coming
- *    at a bomb's pace: for an OOM, at least min_descendants of them, and
- *    1/FBK_TRICKLE_SHARE of them, born in the FBK_YOUNG_JIFFIES before it
- *    (a pool that started its workers at once and replaces a few now and
- *    then is not multiplying).
+ *    mostly still alive (FBK_SPAWNER_ALIVE_NUM/FBK_SPAWNER_ALIVE_DEN),
+ *    few dead leaves below it, and still coming at a bomb's pace: for an
+ *    OOM, at least min_descendants of them, and 1/FBK_TRICKLE_SHARE of
+ *    them, born in the FBK_YOUNG_JIFFIES before it (a pool that started
+ *    its workers at once and replaces a few now and then is not
+ *    multiplying), FBK_SPAWNER_MIN within FBK_SPAWNER_PACE_JIFFIES, the
+ *    last one recently (FBK_SPAWNER_PAUSE_SHARE).
  *
  * 5. Whether it is what ran out. For an OOM the bomb must weigh at least
- *    twice the heaviest single process in scope (else the ordinary OOM
- *    killer's victim frees as much), and must not hold a process whose
- *    memory.oom.group asks for the whole cgroup or nothing. When fork
- *    failed, it must hold at least half the threads in scope (each took a
+ *    FBK_VICTIM_FACTOR (2) times the OOM killer's victim (else that victim
+ *    frees as much), FBK_VICTIM_SHARE times when the victim is part of
+ *    the bomb, and must not hold a process whose memory.oom.group asks
+ *    for the whole cgroup or nothing. When fork failed, it must hold at
+ *    least 1/FBK_LIMIT_SHARE (half) of the threads in scope (each took a
  *    pid, and counts against every limit a fork can fail on).
  *
  * Whatever does not pass is left to the ordinary OOM killer.
@@ -80,27 +82,84 @@
 #include "forkbomb_internal.h"
 
 /*
+ * The thresholds of the rule. Each one is pinned by KUnit cases of the
+ * forkbomb_score suite that sit on either side of it (see "The constants
+ * of the rule" in Documentation/mm/forkbomb.rst, which says what sets
+ * each one), and scripts/mutants/ has a mutant that halves it and one
+ * that doubles it.
+ *
  * Steps 1 and 4: fewer births in FBK_YOUNG_JIFFIES than this share of the
  * busiest such window (fbk_set_youth()), or of a spawner's live children
  * (fbk_spawner()), are a trickle, not multiplying.
  */
 #define FBK_TRICKLE_SHARE	8
-/* Step 2: a child holding this share of the young processes is followed. */
+/*
+ * Step 2: the walk goes down to a child holding FBK_SPLIT_NUM/FBK_SPLIT_DEN
+ * of the young processes below the last split: a few young processes
+ * beside the bomb (an eighth) do not stop it, two bombs side by side do.
+ */
 #define FBK_SPLIT_NUM		7
 #define FBK_SPLIT_DEN		8
-/* Step 3: an outsider forked the bomb this many generation times late. */
-#define FBK_GAP_FACTOR			8
-#define FBK_GAP_MIN_JIFFIES		(HZ / 50)
-#define FBK_GAP_BUCKETS			32
-/* Step 4. */
+/*
+ * Step 3: a young process that forked its first young child more than
+ * this many generation times after its own birth is an outsider that
+ * started the bomb, not its first process.
+ */
+#define FBK_GAP_FACTOR		8
+/*
+ * Step 3: the shortest generation time (20 ms). For a bomb that forks
+ * every millisecond, FBK_GAP_FACTOR generation times would be shorter
+ * than the start of its own first process (an exec, a shell reading its
+ * script), which would then look like an outsider.
+ */
+#define FBK_GAP_MIN_JIFFIES	(HZ / 50)
+/* Step 3: buckets of the generation time's histogram (powers of two). */
+#define FBK_GAP_BUCKETS		32
+/* Step 4, tree: generations of records that branch, on one path. */
 #define FBK_TREE_DEPTH		3
+/* Step 4, tree: at least one branching record per this many live records. */
 #define FBK_TREE_SHARE		16
+/*
+ * Step 4: finished jobs veto a tree, or a spawner, when they are more
+ * than 1/FBK_DEAD_LEAF_SHARE of its young live processes...
+ */
 #define FBK_DEAD_LEAF_SHARE	4
+/* ...and (a tree) more than this many per record that multiplied. */
 #define FBK_LEAVES_PER_MULTIPLIER	4
+/* Step 4, chain: young fork generations in a row (or min_descendants). */
 #define FBK_CHAIN_GENERATIONS	32
+/*
+ * Step 4, spawner, for an OOM: live young children, and children born
+ * within FBK_SPAWNER_PACE_JIFFIES of each other (Apache's prefork starts
+ * at most 32 workers a second).
+ */
 #define FBK_SPAWNER_MIN		64
-/* Step 5: a bomb holds this many times its heaviest process's weight. */
+#define FBK_SPAWNER_PACE_JIFFIES	HZ
+/*
+ * Step 4, spawner: at least FBK_SPAWNER_ALIVE_NUM/FBK_SPAWNER_ALIVE_DEN
+ * of its young children still live (a server's CGI children, a stress
+ * test's, come and go).
+ */
+#define FBK_SPAWNER_ALIVE_NUM	3
+#define FBK_SPAWNER_ALIVE_DEN	4
+/*
+ * Step 4, spawner, for an OOM: it still forks: its last child was born
+ * less than 1/FBK_SPAWNER_PAUSE_SHARE of the time it took to fork them
+ * all before the scan.
+ */
+#define FBK_SPAWNER_PAUSE_SHARE	4
+/*
+ * Step 5, for an OOM: killing the bomb frees at least FBK_VICTIM_FACTOR
+ * times what the OOM killer's victim would, and FBK_VICTIM_SHARE times
+ * when that victim is part of the bomb.
+ */
+#define FBK_VICTIM_FACTOR	2
 #define FBK_VICTIM_SHARE	32
+/*
+ * Step 5, when fork failed: the bomb holds at least 1/FBK_LIMIT_SHARE of
+ * the threads in scope (not counting the young of other subtrees).
+ */
+#define FBK_LIMIT_SHARE		2
 
 static const struct {
 	const char *name;
@@ -747,7 +806,8 @@ static unsigned int fbk_spawner_pace(const struct fbk_node *node,
 		if (!trail)
 			trail = lead;
 		count++;
-		while (time_after(trail->born_at, lead->born_at + HZ)) {
+		while (time_after(trail->born_at,
+				  lead->born_at + FBK_SPAWNER_PACE_JIFFIES)) {
 			if (trail->young && fbk_young(trail, policy))
 				count--;
 			trail = fbk_next_sibling(trail);
@@ -796,7 +856,8 @@ static bool fbk_spawner(const struct fbk_node *node,
 	if (policy->trigger == FBK_TRIGGER_OOM)
 		min = max_t(unsigned int, min, FBK_SPAWNER_MIN);
 	if (profile->live_children < min ||
-	    (u64)profile->live_children * 4 < (u64)profile->children * 3)
+	    (u64)profile->live_children * FBK_SPAWNER_ALIVE_DEN <
+	    (u64)profile->children * FBK_SPAWNER_ALIVE_NUM)
 		return false;
 	/* When fork failed, births stop: the caller waits for more failures. */
 	if (policy->trigger == FBK_TRIGGER_FORK_FAIL)
@@ -811,7 +872,8 @@ static bool fbk_spawner(const struct fbk_node *node,
 	    fbk_spawner_pace(node, policy) < FBK_SPAWNER_MIN)
 		return false;
 	/* And the last child is recent next to how long it took. */
-	spread = max((newest - oldest) / 4, (unsigned long)FBK_GAP_MIN_JIFFIES);
+	spread = max((newest - oldest) / FBK_SPAWNER_PAUSE_SHARE,
+		     (unsigned long)FBK_GAP_MIN_JIFFIES);
 	return !time_after(policy->now, newest + spread);
 }
 
@@ -830,7 +892,7 @@ static bool fbk_fills_limit(const struct fbk_tree *tree,
 	for (root = fbk_first_root(tree); root; root = fbk_next_sibling(root))
 		young += root->young;
 	others = young > profile->young ? young - profile->young : 0;
-	return 2 * (u64)profile->mass + others >= policy->total_mass;
+	return FBK_LIMIT_SHARE * (u64)profile->mass + others >= policy->total_mass;
 }
 
 /* Is @node in what @choice would kill (in a flagged child of a spared top)? */
@@ -863,7 +925,7 @@ static bool fbk_outweighs_victim(const struct fbk_tree *tree,
 				 const struct fbk_choice *choice,
 				 const struct fbk_policy *policy)
 {
-	unsigned int times = 2;
+	unsigned int times = FBK_VICTIM_FACTOR;
 
 	if (policy->victim && fbk_in_choice(tree, policy->victim, choice))
 		times = FBK_VICTIM_SHARE;
