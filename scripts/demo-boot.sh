@@ -12,8 +12,8 @@
 # The guest streams its samples to the results port as it takes them, so
 # a guest that a bomb swamps leaves every sample up to that moment. The
 # host ends the guest MARGIN (10) s after its window, counted from the
-# bomb's start (DEMO-START), and one that has not started its bomb SETUP
-# (60) s after QEMU started.
+# bomb's start, and one that has not started its bomb SETUP (60) s after
+# QEMU started (scripts/boot-window.sh).
 #
 # Usage: scripts/demo-boot.sh LOGNAME SCENARIO KERNEL WINDOW_S OUT
 # REPLOT=1 reuses the log of the last boot instead of booting.
@@ -23,30 +23,10 @@ set -eu
 name=$1 scenario=$2 kernel=$3 window=$4 out=$5
 margin=${MARGIN:-10} setup=${SETUP:-60}
 res=$BUILD/logs/$name.results
-pidfile=$BUILD/logs/$name.pid
 
-if [ -z "${REPLOT:-}" ]; then
-	mkdir -p "$BUILD/logs"
-	rm -f "$res" "$pidfile"
-	"$TOP/scripts/run-qemu.sh" "$name" script:demo -k "$kernel" -m 256M -c 2 \
-		-t $((setup + window + margin + 10)) -q "-pidfile $pidfile" \
-		-a "fbk.demo=$scenario fbk.window=$window kunit.enable=0" &
-	boot=$!
-	end=$(($(date +%s) + setup)) started= why="no bomb after $setup s"
-	while kill -0 "$boot" 2>/dev/null; do
-		if [ -z "$started" ] && grep -q '^DEMO-START' "$res" 2>/dev/null; then
-			started=1 why="$margin s after its window"
-			end=$(($(date +%s) + window + margin))
-		fi
-		if [ "$(date +%s)" -ge "$end" ] && [ -s "$pidfile" ]; then
-			say "boot $name: ending the guest ($why)"
-			kill "$(cat "$pidfile")" 2>/dev/null || true
-			break
-		fi
-		sleep 1
-	done
-	wait "$boot" || true
-fi
+[ -n "${REPLOT:-}" ] || "$TOP/scripts/boot-window.sh" "$name" "$window" "$setup" "$margin" \
+	script:demo -k "$kernel" -m 256M -c 2 \
+	-a "fbk.demo=$scenario fbk.window=$window kunit.enable=0" || true
 
 sed -n 's/^DEMO-SAMPLE t=\([^ ]*\) bombs=\([^ ]*\) latency_ms=\([^ ]*\).*/\1 \2 \3/p' \
 	"$res" > "$out.dat" 2>/dev/null || true

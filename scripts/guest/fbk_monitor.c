@@ -18,36 +18,17 @@
  *              and memory.max 128M, which it fills
  *
  * Each sample goes out as it is taken, one "DEMO-SAMPLE ..." line on
- * stdout (the guest's results port), so that the host has every sample
- * up to the moment a swamped guest stopped answering; "DEMO-START ..."
- * comes just before the bomb, "DEMO-RESULT ..." at the end.
- *
- * The sampler must keep sampling under a bomb the kernel does not stop.
- * It runs with oom_score_adj -1000, its memory locked (mlockall), and at
- * SCHED_FIFO 1 from the bomb's start on: above every ordinary process
- * (the bomb and the bystander), and at the lowest real-time priority,
- * the fork bomb killer's own thread's (fbk_killer), which it therefore
- * never preempts; it sleeps between samples, so the kernel's ordinary
- * threads (kswapd, the OOM reaper, workqueues) keep their CPU. Once the
- * bomb runs it does not fork (a bomb may hold every pid) and opens no
- * file: it rereads the files it opened before. What it starts runs at 0,
- * unlocked, as an ordinary process (SCHED_RESET_ON_FORK).
+ * stdout; "DEMO-START ..." comes just before the bomb, "DEMO-RESULT ..."
+ * at the end. How the sampler keeps sampling under a bomb the kernel does
+ * not stop: fbk_sampling.h.
  */
 #define _GNU_SOURCE
-#include <sched.h>
-#include <stdarg.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
-#include "forkbomb_util.h"	/* tools/testing/selftests/forkbomb/ */
-
-#ifndef SCHED_RESET_ON_FORK
-#define SCHED_RESET_ON_FORK	0x40000000
-#endif
+#include "fbk_sampling.h"
 
 #define BOMB		"/kselftest/forkbomb/fbk_bomb"
 #define CG_ROOT		"/sys/fs/cgroup/"
 #define CGROUP		CG_ROOT "demo-bomb/"
-#define TICK_MS		250
 /* A login shell that has been up this long is not part of a new bomb. */
 #define SHELL_AGE_S	11
 
@@ -69,56 +50,6 @@ struct sources {
 	int kills;		/* forkbomb_kills (patched kernel only) */
 	int tasks;		/* forkbomb_tasks_killed */
 };
-
-/* One line on stdout, in one write(): no stdio buffer to fill or lose. */
-static void emit(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (len > 0 && write(1, line, len < (int)sizeof(line) ? len : sizeof(line) - 1) < 0)
-		return;
-}
-
-/* Reread an open file from its start; returns its length or -1. */
-static int reread(int fd, char *buf, size_t size)
-{
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = pread(fd, buf, size - 1, 0);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-static long fd_long(int fd)
-{
-	char buf[64];
-
-	return reread(fd, buf, sizeof(buf)) > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
-/* A value from an open file of "key value" lines; -1 if missing. */
-static long fd_value(int fd, const char *key)
-{
-	static char buf[16384];
-	size_t len = strlen(key);
-	char *p;
-
-	if (reread(fd, buf, sizeof(buf)) <= 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, len) && p[len] == ' ')
-			return strtol(p + len + 1, NULL, 10);
-	return -1;
-}
 
 static void open_sources(struct sources *src)
 {
@@ -219,17 +150,6 @@ static pid_t start_shell(int *typing)
 	return pid;
 }
 
-/* From now on: never swapped out, never behind the bomb for the CPU. */
-static void protect_sampler(void)
-{
-	struct sched_param sp = { .sched_priority = 1 };
-
-	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		emit("DEMO-WARNING mlockall: %s\n", strerror(errno));
-	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
-		emit("DEMO-WARNING SCHED_FIFO: %s\n", strerror(errno));
-}
-
 int main(int argc, char **argv)
 {
 	const char *scenario = argc > 1 ? argv[1] : "c";
@@ -299,13 +219,7 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (t = 0; t < window; ) {
-		next.tv_nsec += TICK_MS * 1000000L;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_sec++;
-			next.tv_nsec -= 1000000000L;
-		}
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-			;
+		next_tick(&next);
 		while ((w = waitpid(-1, NULL, WNOHANG)) > 0) {
 			killed |= w == by;
 			shell_dead |= w == shell;
