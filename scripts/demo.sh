@@ -83,12 +83,12 @@ sum_up() {
 	case $kill in -*) kill=- ;; *) kill=$(secs "$kill") ;; esac
 }
 
-row() { printf '%-9s %-7s %-24s %6s  %-10s %-9s %9s %-8s %-7s %s\n' "$@"; }
+row() { printf '%-9s %-7s %-26s %5s  %-10s %-9s %9s  %-7s  %-9s  %s\n' "$@"; }
 
 table=$out/table.txt
 {
-	row scenario kernel "recovered after" "bombs" "worst fork" "killed" \
-		"OOM kills" "ran out" "FBK at" "fork bomb kills"
+	row scenario kernel "recovered after" left "worst fork" killed \
+		"OOM kills" "ran out" "kill done" "fork bomb kills"
 	for s in $scenarios; do
 		for k in stock patched; do
 			r=$out/$s-$k.result
@@ -190,8 +190,9 @@ cat "$table"
 echo
 echo "recovered after: the bomb is gone and the bystander forks in under 50 ms again"
 echo "                 (never: not within the window, or the guest stopped answering)"
-echo "bombs:      bomb processes left at the end; worst fork: the bystander's slowest"
+echo "left:       bomb processes left at the end; worst fork: the bystander's slowest"
 echo "killed:     innocents killed (the bystander; the login shell in bash)"
 echo "OOM kills:  /proc/vmstat oom_kill, which also counts each task the fork bomb killer kills on OOM"
-echo "ran out:    the first OOM kill or fork failed on pids.max; FBK at: the fork bomb killer's first kill"
+echo "ran out:    the first OOM kill or fork failed on pids.max; kill done: the fork bomb killer's"
+echo "            first kill counted; both from the bomb's start, as is recovered after"
 echo "picture:    $out/demo.png    samples: $out/*.dat    logs: $BUILD/logs/demo-*"

@@ -233,7 +233,8 @@ int main(int argc, char **argv)
 		kills = kills0 < 0 ? -1 : fd_long(src.kills) - kills0;
 		tasks = tasks0 < 0 ? -1 : fd_long(src.tasks) - tasks0;
 		t = now_s() - start;
-		emit("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f bystander_killed=%d oom_kills=%ld fork_fails=%ld fbk_kills=%ld fbk_tasks=%ld shell=%s\n",
+		emit("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f bystander_killed=%d "
+		     "oom_kills=%ld fork_fails=%ld fbk_kills=%ld fbk_tasks=%ld shell=%s\n",
 		     t, bombs, latency_ms, killed, oom, fails, kills, tasks,
 		     shell < 0 ? "-" : shell_dead ? "dead" : "alive");
 		if (bombs == 0 && !killed && latency_ms >= 0 && latency_ms < 50) {
