@@ -65,10 +65,12 @@ for s in $scenarios; do
 		# guest still up $margin s after the bomb's window is ended.
 		[ -n "${REPLOT:-}" ] || "$TOP/scripts/boot-window.sh" "$log" "$window" "$setup" "$margin" \
 			"system:$s" -k "$image" -m 1G -c 2 -a "fbk.window=$window kunit.enable=0" || true
-		res=$BUILD/logs/$log.results
-		sed -n 's/^DEMO-SAMPLE t=\([^ ]*\) bombs=\([^ ]*\).*/\1 \2/p' "$res" > "$out/$s-$k.dat" 2>/dev/null || true
+		# What it wrote to its results port, without the serial line's \r.
+		res=$out/$s-$k.results
+		tr -d '\r' 2>/dev/null < "$BUILD/logs/$log.results" > "$res" || : > "$res"
+		sed -n 's/^DEMO-SAMPLE t=\([^ ]*\) bombs=\([^ ]*\).*/\1 \2/p' "$res" > "$out/$s-$k.dat"
 		samples "$res" > "$out/$s-$k.samples"
-		grep '^SYSTEM-RESULT' "$res" > "$out/$s-$k.result" 2>/dev/null || : > "$out/$s-$k.result"
+		grep '^SYSTEM-RESULT' "$res" > "$out/$s-$k.result" || : > "$out/$s-$k.result"
 	done
 done
 
