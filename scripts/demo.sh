@@ -113,30 +113,39 @@ caption() {
 	fi
 	sum_up "$r"
 	case $rec in
-	never*) rec="not recovered, $rec" ;;
+	"never (stopped"*) rec="not recovered, stopped answering at ${rec#never (stopped at }"
+		rec=${rec%)} ;;
+	never*) rec="not recovered in $(field "$r" window) s" ;;
 	*) rec="recovered after $rec" ;;
 	esac
-	echo "$2: $rec, $left bombs left, bystander's fork $worst at worst, $oom OOM kills, fork bomb kills $kills, innocents killed: $innocents"
+	case $kills in
+	-) kills= ;;
+	*) kills=", fork bomb kills $kills" ;;
+	esac
+	echo "$2: $rec, $left bombs left, bystander's fork $worst at worst, $oom OOM kills$kills, innocents killed: $innocents"
 }
 
 # A dashed line at the moment memory or pids ran out, a solid one when
 # the fork bomb killer's first kill was done (its counter moved), in the
-# kernel's colour; $4 places the labels (stock's left of its lines,
-# patched's right).
+# kernel's colour, with one label on the right of the first of them at
+# the height $4 (a fraction of the panel, above the data: stock's and
+# patched's labels never meet).
 marks() {
 	r=$out/$1-$2.result
 	[ "$(field "$r" failed)" = 0 ] || return 0
-	exh=$(field "$r" exhausted) kill=$(field "$r" killed)
+	exh=$(field "$r" exhausted) kill=$(field "$r" killed) text= at=
 	case $exh in
 	-*) ;;
 	*) echo "set arrow from $exh, graph 0 to $exh, graph 1 nohead dt 2 lw 2 lc rgb '$3'"
-	   echo "set label 'ran out' at $exh, graph 0.96 $4 tc rgb '$3'" ;;
+	   text="ran out at $(secs "$exh")" at=$exh ;;
 	esac
 	case $kill in
 	-*) ;;
 	*) echo "set arrow from $kill, graph 0 to $kill, graph 1 nohead lw 2 lc rgb '$3'"
-	   echo "set label 'kill done' at $kill, graph 0.88 $4 tc rgb '$3'" ;;
+	   text="${text:+$text, }kill done at $(secs "$kill")" at=${at:-$kill} ;;
 	esac
+	[ -z "$text" ] ||
+		echo "set label '$2: $text' at $at, graph $4 left offset 0.5,0 tc rgb '$3'"
 }
 
 # One panel per scenario: bomb processes (lines, left axis) and the
@@ -153,12 +162,14 @@ red='#d62728' blue='#1f77b4'
 		"dashed: memory or pids ran out (the first OOM kill or failed fork); solid: the fork bomb killer's kill done"
 	echo "set xlabel 'seconds since the bomb started'"
 	echo "set ylabel 'bomb processes'"
-	echo "set y2label \"bystander's fork+exit+wait (ms, log)\""
+	echo "set y2label \"bystander's fork+exit+wait (log)\""
 	echo "set logscale y2"
-	echo "set y2range [0.5:200000]"
-	echo "set y2tics"
+	echo "set y2range [0.5:2000000]"
+	echo "set y2tics ('1 ms' 1, '10 ms' 10, '100 ms' 100, '1 s' 1000, '10 s' 10000, '100 s' 100000)"
 	echo "set ytics nomirror"
 	echo "set yrange [0:*]"
+	# Room above the data for the labels of the marks.
+	echo "set offsets 0, 0, graph 0.25, 0"
 	echo "unset key"
 	echo "set grid"
 	echo "set xrange [0:$((window + 2))]"
@@ -167,8 +178,8 @@ red='#d62728' blue='#1f77b4'
 	for s in $scenarios; do
 		echo "unset arrow"
 		echo "unset label"
-		marks "$s" stock "$red" "right offset -0.5,0"
-		marks "$s" patched "$blue" "left offset 0.5,0"
+		marks "$s" stock "$red" 0.95
+		marks "$s" patched "$blue" 0.88
 		printf "set title \"%s\\\\n%s\\\\n%s\"\n" "$s: $(describe "$s")" \
 			"$(caption "$s" stock)" "$(caption "$s" patched)"
 		for k in stock patched; do
