@@ -1,5 +1,6 @@
 # One scenario of `make demo`, run by the guest's init (busybox sh):
-# fbk.demo=c|shell|threads fbk.window=SECONDS on the kernel command line.
+# fbk.demo=c|bash|container fbk.window=SECONDS on the kernel command line
+# (scripts/guest/fbk_monitor.c says what they are).
 scenario=c
 window=45
 for arg in $(cat /proc/cmdline); do

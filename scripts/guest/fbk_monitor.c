@@ -2,46 +2,35 @@
 /*
  * The demo's instrument, run inside the guest: starts a bystander that
  * times its own fork+exit+wait every 250 ms, starts a fork bomb, and
- * samples the bomb's size and the bystander's latency until the window
- * ends (or the system has recovered for a few seconds).
+ * samples the bomb's size, the bystander's latency and the kernel's
+ * counters every 250 ms until the window ends (or the system has
+ * recovered for 3 s).
  *
- *   fbk_monitor SCENARIO WINDOW_S      SCENARIO: c, shell or threads
+ *   fbk_monitor SCENARIO WINDOW_S
  *
- * Prints "DEMO-SAMPLE t=... bombs=... latency_ms=..." lines and one
- * "DEMO-RESULT ..." line. The monitor itself runs with oom_score_adj
- * -1000 so that it survives to report on either kernel; the bystander
- * and the bomb run with 0. It never forks once the bomb runs.
+ * Scenarios (the bomb runs in the cgroup demo-bomb, counted there):
+ *   c          the C fork bomb, each process touching 64 KiB (fbk_bomb c 64)
+ *   bash       f(){ date >/dev/null; f & f & }; f typed into a bash that
+ *              reads commands from a pipe, as a login shell reads them
+ *              from its terminal, started 11 s before (older than the
+ *              fork bomb killer's young window); the shell must stay
+ *   container  fbk_bomb c 64 in a container: a cgroup with pids.max 300
+ *              and memory.max 128M, which it fills
+ *
+ * Each sample goes out as it is taken, one "DEMO-SAMPLE ..." line on
+ * stdout; "DEMO-START ..." comes just before the bomb, "DEMO-RESULT ..."
+ * at the end. How the sampler keeps sampling under a bomb the kernel does
+ * not stop: fbk_sampling.h.
  */
-#include <sys/mman.h>
+#define _GNU_SOURCE
 #include <sys/prctl.h>
-#include "forkbomb_util.h"	/* tools/testing/selftests/forkbomb/ */
+#include "fbk_sampling.h"
 
 #define BOMB		"/kselftest/forkbomb/fbk_bomb"
-#define CGROUP		"/sys/fs/cgroup/demo-bomb/"
-
-/*
- * The bomb runs in a cgroup of its own, so that counting it is one read
- * of pids.current (zombies count until we reap them, which we do before
- * each count).
- */
-static int use_cgroup;
-
-static void setup_cgroup(void)
-{
-	mkdir(CGROUP, 0755);
-	write_text("/sys/fs/cgroup/cgroup.subtree_control", "+pids");
-	use_cgroup = access(CGROUP "pids.current", R_OK) == 0;
-}
-
-static int count_bombs(void)
-{
-	char buf[32];
-
-	if (!use_cgroup)
-		return -1;
-	return read_text(CGROUP "pids.current", buf, sizeof(buf)) > 0 ?
-	       atoi(buf) : -1;
-}
+#define CG_ROOT		"/sys/fs/cgroup/"
+#define CGROUP		CG_ROOT "demo-bomb/"
+/* A login shell that has been up this long is not part of a new bomb. */
+#define SHELL_AGE_S	11
 
 /*
  * What the bystander shares with the monitor: when its fork in flight
@@ -52,6 +41,40 @@ struct probe {
 	volatile double started;
 	volatile double last_ms;
 };
+
+/* The files sampled, opened before the bomb; -1 when absent. */
+struct sources {
+	int vmstat;		/* oom_kill */
+	int pids;		/* the bomb's pids.current (zombies too) */
+	int pids_events;	/* its pids.events "max": forks it failed */
+	int kills;		/* forkbomb_kills (patched kernel only) */
+	int tasks;		/* forkbomb_tasks_killed */
+};
+
+static void open_sources(struct sources *src)
+{
+	src->vmstat = open("/proc/vmstat", O_RDONLY);
+	src->pids = open(CGROUP "pids.current", O_RDONLY);
+	src->pids_events = open(CGROUP "pids.events", O_RDONLY);
+	src->kills = open(OOM_DIR "forkbomb_kills", O_RDONLY);
+	src->tasks = open(OOM_DIR "forkbomb_tasks_killed", O_RDONLY);
+}
+
+/* The cgroup of the bomb: a container has limits, the others none. */
+static int setup_cgroup(const char *scenario)
+{
+	int container = !strcmp(scenario, "container");
+
+	write_text(CG_ROOT "cgroup.subtree_control", "+pids +memory");
+	if (mkdir(CGROUP, 0755) && errno != EEXIST)
+		return -1;
+	if (!container)
+		return 0;
+	if (write_text(CGROUP "pids.max", "300") ||
+	    write_text(CGROUP "memory.max", "128M"))
+		return -1;
+	return 0;
+}
 
 /* The bystander: times fork+exit+wait every 250 ms. */
 static void bystander(struct probe *probe)
@@ -70,8 +93,8 @@ static void bystander(struct probe *probe)
 		ms = pid > 0 ? (now_s() - t0) * 1000 : -1;
 		probe->last_ms = ms;
 		probe->started = 0;
-		if (ms >= 0 && ms < 250)
-			sleep_ms(250 - (long)ms);
+		if (ms >= 0 && ms < TICK_MS)
+			sleep_ms(TICK_MS - (long)ms);
 		else
 			sleep_ms(10);
 	}
@@ -87,35 +110,61 @@ static double latency_now(const struct probe *probe)
 	return ms;
 }
 
-static pid_t start_bomb(const char *scenario)
+/*
+ * Run @argv as an ordinary process in the bomb's cgroup, its output
+ * thrown away (a bash whose forks fail says so on every retry); @in,
+ * when >= 0, becomes its stdin.
+ */
+static pid_t start_in_cgroup(char *const argv[], int in)
 {
-	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
-	char *shell[] = { "/bin/sh", "-c", "f(){ f|f & }; f", NULL };
-	char *c[] = { BOMB, "c", "64", NULL };
+	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/tmp", NULL };
 	pid_t pid = fork();
+	int null;
 
 	if (pid)
 		return pid;
 	write_text("/proc/self/oom_score_adj", "0");
-	if (use_cgroup)
-		write_text(CGROUP "cgroup.procs", "0");
-	execve(strcmp(scenario, "shell") ? c[0] : shell[0],
-	       strcmp(scenario, "shell") ? c : shell, envp);
+	write_text(CGROUP "cgroup.procs", "0");
+	null = open("/dev/null", O_RDWR);
+	dup2(in >= 0 ? in : null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	if (null > 2)
+		close(null);
+	execve(argv[0], argv, envp);
 	_exit(127);
+}
+
+/* The login shell of the bash scenario; *@typing is where to type. */
+static pid_t start_shell(int *typing)
+{
+	char *argv[] = { "/bin/bash", NULL };
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	pid = start_in_cgroup(argv, fds[0]);
+	close(fds[0]);
+	*typing = fds[1];
+	return pid;
 }
 
 int main(int argc, char **argv)
 {
 	const char *scenario = argc > 1 ? argv[1] : "c";
 	double window = argc > 2 ? atof(argv[2]) : 45;
-	long oom0, kills0, tasks0;
-	double start, recovered = -1, t, latency_ms = -1;
-	int bombs = -1, killed = 0;
-	struct probe *probe;
+	const char *bash_bomb = "f(){ date >/dev/null; f & f & }; f\n";
+	char *c_bomb[] = { BOMB, "c", "64", NULL };
+	long oom0, fails0, kills0, tasks0, oom, fails, kills, tasks;
+	double start, shell_born = 0, recovered = -1, t, latency_ms;
+	int bombs = -1, killed = 0, shell_dead = 0, typing = -1, current;
 	struct saved_settings saved = { 0 };
-	pid_t by, w;
+	struct timespec next;
+	struct sources src;
+	struct probe *probe;
+	pid_t by, shell = -1, w;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	write_text("/proc/self/oom_score_adj", "-1000");
 	/* The bomb's orphans come to us, and we reap them as they die. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -129,32 +178,65 @@ int main(int argc, char **argv)
 	if (by == 0)
 		bystander(probe);
 
-	setup_cgroup();
+	if (strcmp(scenario, "c") && strcmp(scenario, "bash") &&
+	    strcmp(scenario, "container")) {
+		emit("DEMO-ERROR unknown scenario %s\n", scenario);
+		return 2;
+	}
+	if (setup_cgroup(scenario)) {
+		emit("DEMO-ERROR no cgroup for the bomb: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!strcmp(scenario, "bash")) {
+		shell = start_shell(&typing);
+		shell_born = now_s();
+		if (shell < 0) {
+			emit("DEMO-ERROR no shell: %s\n", strerror(errno));
+			return 1;
+		}
+	}
 	/* Let the reaper see the system calm, as it would be before a real bomb. */
 	if (wait_calm(&saved, 200, 30))
 		knob_set("mm_tracking_reset_interval_msecs", "30000");
-	if (!strcmp(scenario, "threads"))
-		write_text("/proc/sys/kernel/threads-max", "3000");
-	else
-		write_text("/proc/sys/kernel/threads-max", "100000");
-	oom0 = file_value("/proc/vmstat", "oom_kill");
-	kills0 = knob_long("forkbomb_kills");
-	tasks0 = knob_long("forkbomb_tasks_killed");
+	write_text(THREADS_MAX, "100000");
+	while (shell > 0 && now_s() - shell_born < SHELL_AGE_S)
+		sleep_ms(100);
 
+	open_sources(&src);
+	oom0 = fd_value(src.vmstat, "oom_kill");
+	fails0 = fd_value(src.pids_events, "max");
+	kills0 = fd_long(src.kills);
+	tasks0 = fd_long(src.tasks);
+	protect_sampler();
+
+	emit("DEMO-START scenario=%s window=%.0f\n", scenario, window);
 	start = now_s();
-	start_bomb(scenario);
-	for (t = 0; t < window; t = now_s() - start) {
-		sleep_ms(250);
-		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
-			if (w == by)
-				killed = 1;
+	if (shell > 0) {
+		if (write(typing, bash_bomb, strlen(bash_bomb)) < 0)
+			emit("DEMO-ERROR typing: %s\n", strerror(errno));
+	} else {
+		start_in_cgroup(c_bomb, -1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (t = 0; t < window; ) {
+		next_tick(&next);
+		while ((w = waitpid(-1, NULL, WNOHANG)) > 0) {
+			killed |= w == by;
+			shell_dead |= w == shell;
+		}
 		latency_ms = killed ? -1 : latency_now(probe);
-		bombs = count_bombs();
+		current = fd_long(src.pids);
+		/* The login shell is in the cgroup too, and not the bomb. */
+		bombs = current < 0 ? -1 : current - (shell > 0 && !shell_dead);
+		oom = fd_value(src.vmstat, "oom_kill") - oom0;
+		fails = fails0 < 0 ? 0 : fd_value(src.pids_events, "max") - fails0;
+		kills = kills0 < 0 ? -1 : fd_long(src.kills) - kills0;
+		tasks = tasks0 < 0 ? -1 : fd_long(src.tasks) - tasks0;
 		t = now_s() - start;
-		printf("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f bystander_killed=%d oom_kills=%ld fbk_kills=%ld\n",
-		       t, bombs, latency_ms, killed,
-		       file_value("/proc/vmstat", "oom_kill") - oom0,
-		       kills0 < 0 ? -1 : knob_long("forkbomb_kills") - kills0);
+		emit("DEMO-SAMPLE t=%.2f bombs=%d latency_ms=%.1f bystander_killed=%d "
+		     "oom_kills=%ld fork_fails=%ld fbk_kills=%ld fbk_tasks=%ld shell=%s\n",
+		     t, bombs, latency_ms, killed, oom, fails, kills, tasks,
+		     shell < 0 ? "-" : shell_dead ? "dead" : "alive");
 		if (bombs == 0 && !killed && latency_ms >= 0 && latency_ms < 50) {
 			if (recovered < 0)
 				recovered = t;
@@ -164,17 +246,9 @@ int main(int argc, char **argv)
 			recovered = -1;
 		}
 	}
-	while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
-		if (w == by)
-			killed = 1;
-	printf("DEMO-RESULT scenario=%s recovered=%.1f left=%d bystander_killed=%d oom_kills=%ld fbk_kills=%ld fbk_tasks=%ld window=%.0f\n",
-	       scenario, recovered, bombs, killed,
-	       file_value("/proc/vmstat", "oom_kill") - oom0,
-	       kills0 < 0 ? -1 : knob_long("forkbomb_kills") - kills0,
-	       tasks0 < 0 ? -1 : knob_long("forkbomb_tasks_killed") - tasks0,
-	       window);
+	emit("DEMO-RESULT scenario=%s recovered=%.2f window=%.0f\n",
+	     scenario, recovered, window);
 	/* Whatever is left of the bomb goes, so that the guest can power off. */
-	if (use_cgroup)
-		write_text(CGROUP "cgroup.kill", "1");
+	write_text(CGROUP "cgroup.kill", "1");
 	return 0;
 }

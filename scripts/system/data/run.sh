@@ -9,7 +9,8 @@
 # Results go to the second serial port, as the kselftests' do: "# ok N NAME"
 # or "# not ok N NAME" per scenario with "# # ..." lines saying what was
 # seen, one summary line, and "FBK-END rc=N". Every scenario also prints
-# "SYSTEM-RESULT" and "DEMO-SAMPLE" lines for make demo-system. The same
+# a "SYSTEM-RESULT" line, and every bomb its samples as they are taken
+# ("DEMO-START", "DEMO-SAMPLE", see watch_start), for make demo-system. The same
 # runs on the stock kernel, where the bombs are expected to stay.
 #
 # Scenarios (see each function): user-c-bomb user-shell-bomb root-bomb
@@ -106,32 +107,27 @@ end_session() {
 # removed the directory of a unit whose tasks are all gone.
 tasks_in() { if [ -d "$1" ]; then value "$1/pids.current"; else echo 0; fi; }
 
-# Watch the bomb in cgroup $1 (keeping $2 tasks of its own) until it is
-# gone for 3 s or the window ends; sample for the demo. Sets recovered
-# (seconds, or -1) and left.
-watch_bomb() {
-	local cg=$1 keep=$2 start t n gone=
-	start=$(now)
-	recovered=-1
-	while :; do
-		n=$(tasks_in "$cg")
-		t=$(elapsed "$start")
-		echo "DEMO-SAMPLE t=$t bombs=$((n - keep))" >&3
-		if [ "$n" -le "$keep" ]; then
-			[ -n "$gone" ] || gone=$t
-			if awk -v g="$gone" -v t="$t" 'BEGIN { exit !(t - g >= 3) }'; then
-				recovered=$gone
-				break
-			fi
-		else
-			gone=
-		fi
-		awk -v t="$t" -v w="$window" 'BEGIN { exit !(t >= w) }' && break
-		nap 0.25
+# Sample the bomb in cgroup $1 (keeping $2 tasks of its own) until it is
+# gone for 3 s or the window ends: fbk_sampler, which streams each sample
+# to the results port as it takes it ("DEMO-SAMPLE", for make demo-system)
+# and forks nothing, so that a bomb that swamps the guest leaves every
+# sample up to that moment. watch_start before the bomb starts (it
+# returns once the sampler samples); watch_end after, which sets
+# recovered (seconds, or -1) and left.
+watch_start() {
+	local i
+	rm -f "$RUN/watched"
+	"$DATA/fbk_sampler" "$1" "$2" "$window" "$RUN/watched" >&3 2>&3 &
+	sampler=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$RUN/watched" ] && break
+		nap 0.05
 	done
-	left=$(( $(tasks_in "$cg") - keep ))
-	# A session process of its own that ended meanwhile is not "-1 left".
-	[ "$left" -ge 0 ] || left=0
+}
+watch_end() {
+	wait "$sampler"
+	read -r recovered left < "$RUN/watched" 2>/dev/null || recovered=-1 left=-1
+	[ "$recovered" != ready ] || recovered=-1 left=-1
 }
 
 # What the kernel and systemd said about it.
@@ -161,8 +157,9 @@ user_bomb() {
 	log "user-1000.slice TasksMax (pids.max): $(cat $cg/pids.max)"
 	nap 11		# a login shell that has been up for a while
 	begin
+	watch_start "$cg" "$(tasks_in "$cg")"
 	type_line "$what"
-	watch_bomb "$cg" "$(tasks_in "$cg")"
+	watch_end
 	if [ "$patched" = 1 ]; then
 		[ "$recovered" != -1 ] || fail "the bomb is still there after $window s"
 		kill -0 "$shell" 2>/dev/null || fail "the login shell died"
@@ -191,8 +188,9 @@ scenario_root_bomb() {
 	shell=$session_shell
 	nap 11
 	begin
+	watch_start "$cg" "$(tasks_in "$cg")"
 	type_line "$BOMB c 64"
-	watch_bomb "$cg" "$(tasks_in "$cg")"
+	watch_end
 	if [ "$patched" = 1 ]; then
 		[ "$recovered" != -1 ] || fail "the bomb is still there after $window s"
 		kill -0 "$shell" 2>/dev/null || fail "root's shell died"
@@ -208,9 +206,9 @@ scenario_service_bomb() {
 	local cg=/sys/fs/cgroup/system.slice/fbk-bomb.service state
 	systemd-run --quiet --unit=fbk-idle sleep infinity
 	begin
+	watch_start "$cg" 0
 	systemd-run --quiet --unit=fbk-bomb -p TasksMax=300 -p MemoryMax=200M "$BOMB" c 64
-	nap 0.5
-	watch_bomb "$cg" 0
+	watch_end
 	state=$(systemctl is-failed fbk-bomb 2>/dev/null)
 	if [ "$patched" = 1 ]; then
 		[ "$recovered" != -1 ] || fail "the bomb is still there after $window s"
@@ -233,10 +231,10 @@ scenario_container_bomb() {
 	crowd=$(tasks_in /sys/fs/cgroup/system.slice/fbk-crowd.service)
 	log "the rest of the system: $crowd idle processes in fbk-crowd.service"
 	begin
+	watch_start "$cg" 0
 	systemd-run --quiet --scope --unit=fbk-container -p TasksMax=512 \
 		choom -n 0 -- unshare --pid --fork --mount-proc "$BOMB" c 64 &
-	nap 0.5
-	watch_bomb "$cg" 0
+	watch_end
 	if [ "$patched" = 1 ]; then
 		[ "$recovered" != -1 ] || fail "the bomb is still there after $window s"
 		[ "$(tasks_in /sys/fs/cgroup/system.slice/fbk-crowd.service)" = "$crowd" ] ||
