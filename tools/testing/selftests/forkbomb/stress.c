@@ -193,11 +193,17 @@ TEST_F_TIMEOUT(stress, twenty_bombs, 900)
 }
 
 /* The user at RLIMIT_NPROC @arg: its fork loop fails for as long as it runs. */
+/*
+ * Setup callback of spawn(): join the cgroup @arg (whose cgroup.kill
+ * removes the loop's idle children with it: they would hold the runner's
+ * output open), then become USER_UID with RLIMIT_NPROC 5.
+ */
 static int enter_limited_user(void *arg)
 {
-	struct rlimit rl = { (long)arg, (long)arg };
+	struct rlimit rl = { 5, 5 };
 
-	if (setrlimit(RLIMIT_NPROC, &rl) || setgid(USER_UID) || setuid(USER_UID))
+	if (cg_enter(arg) || setrlimit(RLIMIT_NPROC, &rl) ||
+	    setgid(USER_UID) || setuid(USER_UID))
 		return -1;
 	return 0;
 }
@@ -282,7 +288,7 @@ TEST_F_TIMEOUT(stress, unprivileged_fork_loop, 900)
 	pid_t loop;
 	int round;
 
-	loop = spawn(argv, enter_limited_user, (void *)5L);
+	loop = spawn(argv, enter_limited_user, &self->run.cg);
 	ASSERT_GT(loop, 0);
 	/* Until it waits for the signal, SIGUSR1 would kill it. */
 	sleep_ms(scaled(1) * 1000);
