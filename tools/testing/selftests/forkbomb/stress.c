@@ -309,7 +309,8 @@ TEST_F_TIMEOUT(stress, unprivileged_fork_loop, 900)
 		}
 	}
 	ASSERT_EQ(0, change_knob(&self->run.saved, "mm_tracking_enabled", "enabled"));
-	TH_LOG("fork+exit+wait median %.2f ms tracking on, %.2f ms off; real-time probe late %.2f ms at worst on, %.2f ms off",
+	TH_LOG("fork+exit+wait median %.2f ms tracking on, %.2f ms off; "
+	       "real-time probe late %.2f ms at worst on, %.2f ms off",
 	       on, off, rt_on, rt_off);
 	EXPECT_GT(knob_long("forkbomb_fork_failures"), failures)
 		TH_LOG("the loop's forks did not fail");
