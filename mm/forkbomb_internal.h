@@ -92,6 +92,13 @@ struct fbk_node {
 #define FBK_BOMB		0x10
 /* Kill: a process of the record was killed. */
 #define FBK_KILLED		0x20
+/*
+ * Scan scratch: its processes are gone, and the subtrees of two or more of
+ * its young forked children live on: it forked copies and left, as a
+ * script that starts itself twice does (a build's driver waits for its
+ * jobs).
+ */
+#define FBK_LEFT_COPIES		0x40
 /* Scan scratch: two or more of its young forked children forked in turn. */
 #define FBK_MULTIPLIED		0x80
 

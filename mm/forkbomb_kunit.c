@@ -466,6 +466,39 @@ static void forkbomb_tree_doom_takes_the_young(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, add(test, &tree, young, SEC(102))->doomed, 3);
 }
 
+/*
+ * A tree or a chain under a dead top: a bomb process stalled since its
+ * first seconds, old by now and with nothing young below it, goes with
+ * the rest (left alive, it would start the bomb again). A spawner's old
+ * children stay, as above.
+ */
+static void forkbomb_tree_doom_dead_top_takes_all(struct kunit *test)
+{
+	struct fbk_policy policy = { .young_since = SEC(100) };
+	struct fbk_node *top, *stalled, *young;
+	struct fbk_choice choice = {};
+	struct fbk_tree tree;
+
+	fbk_tree_init(&tree);
+	top = add(test, &tree, NULL, SEC(90));
+	stalled = add(test, &tree, top, SEC(91));
+	young = add(test, &tree, top, SEC(101));
+	fbk_node_put(&tree, top, SEC(92), true);
+	fbk_scan_reset(&tree, NULL);
+	fbk_account(stalled, FBK_COUNT, 1, NULL);
+	fbk_account(young, FBK_COUNT, 1, NULL);
+	fbk_aggregate(&tree, &policy);
+	choice.top = top;
+	choice.shape = FBK_SHAPE_TREE;
+	fbk_doom(&tree, &choice, &policy, 5);
+	KUNIT_EXPECT_EQ(test, stalled->doomed, 5);
+	KUNIT_EXPECT_EQ(test, young->doomed, 5);
+	choice.shape = FBK_SHAPE_SPAWNER;
+	fbk_doom(&tree, &choice, &policy, 6);
+	KUNIT_EXPECT_EQ(test, stalled->doomed, 5);
+	KUNIT_EXPECT_EQ(test, young->doomed, 6);
+}
+
 static void forkbomb_tree_deep_chain(struct kunit *test)
 {
 	const unsigned int n = 100000;
@@ -517,6 +550,7 @@ static struct kunit_case forkbomb_tree_cases[] = {
 	KUNIT_CASE(forkbomb_tree_doom_and_undoom),
 	KUNIT_CASE(forkbomb_tree_doom_spared_top),
 	KUNIT_CASE(forkbomb_tree_doom_takes_the_young),
+	KUNIT_CASE(forkbomb_tree_doom_dead_top_takes_all),
 	KUNIT_CASE_SLOW(forkbomb_tree_deep_chain),
 	{}
 };
@@ -1825,23 +1859,30 @@ static void bound_tree_share_113(struct sim *s)
 }
 
 /*
- * A tree whose records of the generation @fan[1] (16 of them) each fork
- * @fan[2] processes that live, and between them @jobs commands that exit:
- * finished jobs, since those records did not multiply (their children do
- * not fork). Only the root and its two children multiplied.
+ * A tree whose @fan[0] x @fan[1] records of its third generation (the
+ * drivers) live, and each fork @fan[2] - 1 processes that live, and
+ * between them @jobs commands that exit: finished jobs, since the drivers
+ * neither multiplied (their children do not fork) nor left (a bomb's
+ * process that forked copies of itself and exited, FBK_LEFT_COPIES). Only
+ * the root and its @fan[0] children multiplied. Young processes:
+ * @fan[0] x @fan[1] x @fan[2].
  */
 static void sim_jobs_bomb(struct sim *s, const unsigned int *fan,
 			  unsigned int jobs, unsigned long mass)
 {
-	unsigned int n, parents, i;
-	struct fbk_node **leaves, *parent;
+	struct fbk_node **drivers, *driver;
+	unsigned int n, i, j;
 
-	n = sim_fan_bomb(s, sim_bomb_root(s, NOW - SECS(2)), MS(100), fan, 3,
-			 mass, &leaves);
-	parents = n / fan[2];
+	n = sim_fan_bomb(s, sim_bomb_root(s, NOW - SECS(2)), MS(100), fan, 2,
+			 mass, &drivers);
+	for (i = 0; i < n; i++)
+		for (j = 0; j + 1 < fan[2]; j++)
+			sim_live(s, sim_add(s, drivers[i],
+					    drivers[i]->born_at + MS(100), false),
+				 mass);
 	for (i = 0; i < jobs; i++) {
-		parent = leaves[(i % parents) * fan[2]]->parent;
-		sim_run_command(s, parent, parent->born_at + MS(100), false);
+		driver = drivers[i % n];
+		sim_run_command(s, driver, driver->born_at + MS(100), false);
 	}
 }
 
@@ -1888,11 +1929,11 @@ static void bound_jobs_per_multiplier_13(struct sim *s)
  * The rule for finished jobs (fbk_forker_multiplied()): a bomb eight
  * generations deep whose every process runs three commands before it
  * starts two copies of itself. The commands of the processes that
- * multiplied are no finished jobs; those of the newest parents (whose
- * children have not forked yet) are: 384, three per record that
- * multiplied (127), few. Counting every command (765) would veto it.
+ * multiplied are no finished jobs, nor are those of the newest parents,
+ * whose children have not forked yet: they left copies of themselves
+ * (FBK_LEFT_COPIES). Counting every command (765) would veto it.
  */
-static void bound_three_commands_bomb(struct sim *s)
+static void sim_commands_bomb(struct sim *s, unsigned int commands)
 {
 	const unsigned int levels = 8;
 	struct fbk_node **level = sim_nodes(s, 1U << levels);
@@ -1903,8 +1944,8 @@ static void bound_three_commands_bomb(struct sim *s)
 	s->top = sim_start(s, t, &level[0]);
 	for (l = 0; l < levels; l++, t += MS(100)) {
 		for (i = 0; i < n; i++) {
-			for (j = 0; j < 3; j++)
-				sim_run_command(s, level[i], t + MS(10 * j + 1), false);
+			for (j = 0; j < commands; j++)
+				sim_run_command(s, level[i], t + MS(5 * j + 1), false);
 			next[2 * i] = sim_add(s, level[i], t + MS(90), false);
 			next[2 * i + 1] = sim_add(s, level[i], t + MS(91), false);
 			fbk_node_put(&s->tree, level[i], t + MS(92), true);
@@ -1915,6 +1956,21 @@ static void bound_three_commands_bomb(struct sim *s)
 	for (i = 0; i < n; i++)
 		sim_live(s, level[i], 16);
 	s->survivors[0] = s->tester;
+}
+
+static void bound_three_commands_bomb(struct sim *s)
+{
+	sim_commands_bomb(s, 3);
+}
+
+/*
+ * The same with nine commands a process: the newest parents' 1,152 would
+ * be more than four per record that multiplied (127) and veto it, were
+ * they counted; they left copies of themselves (FBK_LEFT_COPIES).
+ */
+static void bound_nine_commands_bomb(struct sim *s)
+{
+	sim_commands_bomb(s, 9);
 }
 
 /*
@@ -2374,6 +2430,8 @@ static const struct shape_case boundary_cases[] = {
 	{ "jobs_per_multiplier_13", bound_jobs_per_multiplier_13, FBK_TRIGGER_OOM,
 	  false, FBK_SHAPE_NONE },
 	{ "three_commands_bomb", bound_three_commands_bomb, FBK_TRIGGER_OOM, true,
+	  FBK_SHAPE_TREE },
+	{ "nine_commands_bomb", bound_nine_commands_bomb, FBK_TRIGGER_OOM, true,
 	  FBK_SHAPE_TREE },
 	{ "chain_32", bound_chain_32, FBK_TRIGGER_OOM, true, FBK_SHAPE_CHAIN },
 	{ "chain_31", bound_chain_31, FBK_TRIGGER_OOM, false, FBK_SHAPE_NONE },

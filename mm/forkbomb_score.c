@@ -407,8 +407,10 @@ void fbk_account_oom_group(struct fbk_node *node)
  *
  * Also notes which records have young live processes below two or more
  * children (FBK_BRANCHING), whose processes forked a young child
- * (FBK_FORKED), and two or more of whose young forked children forked in
- * turn (FBK_MULTIPLIED). Each record, visited after its children, first
+ * (FBK_FORKED), two or more of whose young forked children forked in
+ * turn (FBK_MULTIPLIED), and which are dead with two or more young forked
+ * children whose subtrees live on (FBK_LEFT_COPIES). Each record, visited
+ * after its children, first
  * counts its own processes as young or not, then adds its children's sums.
  * Records linked during the walk start from zero and may or may not be
  * visited; either way the sums stay consistent.
@@ -416,7 +418,7 @@ void fbk_account_oom_group(struct fbk_node *node)
 void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 {
 	struct fbk_node *node = fbk_first_root(tree), *child;
-	unsigned int visited = 0, young_children, forking_children;
+	unsigned int visited = 0, young_children, forking_children, live_copies;
 
 	if (node)
 		node = fbk_post_first(node);
@@ -425,6 +427,7 @@ void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 		node->young = fbk_young(node, policy) ? node->tasks : 0;
 		young_children = 0;
 		forking_children = 0;
+		live_copies = 0;
 		for (child = fbk_first_child(node); child;
 		     child = fbk_next_sibling(child)) {
 			node->tasks += child->tasks;
@@ -443,6 +446,8 @@ void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 			node->flags |= FBK_FORKED;
 			if ((child->flags & FBK_FORKED) && ++forking_children == 2)
 				node->flags |= FBK_MULTIPLIED;
+			if (child->tasks && ++live_copies == 2 && fbk_dead(node))
+				node->flags |= FBK_LEFT_COPIES;
 		}
 	}
 }
@@ -643,14 +648,16 @@ static void fbk_flag_bomb_children(struct fbk_node *top, struct fbk_node *heavy,
 }
 
 /*
- * Step 4: did the process that forked @node (a dead leaf) multiply? Its
- * record is the parent of @node's first record, before any exec.
+ * Step 4: did the process that forked @node (a dead leaf) multiply, or
+ * leave copies of itself behind when it ended? Its record is the parent
+ * of @node's first record, before any exec.
  */
 static bool fbk_forker_multiplied(const struct fbk_node *node)
 {
 	while ((node->history & FBK_EXEC) && node->parent)
 		node = node->parent;
-	return node->parent && (node->parent->flags & FBK_MULTIPLIED);
+	return node->parent &&
+	       (node->parent->flags & (FBK_MULTIPLIED | FBK_LEFT_COPIES));
 }
 
 /*
@@ -1016,24 +1023,40 @@ const char *fbk_shape_name(enum fbk_shape shape)
  * Not the old records beside it that hold no young process: a spawner's
  * children from before it ran away, a user's long-running jobs under the
  * spared sshd that a bomb came from. Their processes live, and so do the
- * children they fork later.
+ * children they fork later. With @whole (fbk_whole_subtree()), all of it.
  */
 static bool fbk_in_bomb(const struct fbk_node *node, const struct fbk_node *top,
-			const struct fbk_policy *policy)
+			const struct fbk_policy *policy, bool whole)
 {
-	return node == top || node->young || fbk_young(node, policy);
+	return whole || node == top || node->young || fbk_young(node, policy);
+}
+
+/*
+ * Is all of @top's subtree the bomb? When @top is a dead bomb process
+ * that multiplied (a tree or a chain, not a spawner, whose children from
+ * before it ran away are not its bomb), every process below it descends
+ * from the bomb: also one born early that has been stalled since, and is
+ * no longer young. Left alive, it would start the bomb again.
+ */
+static bool fbk_whole_subtree(const struct fbk_node *top,
+			      const struct fbk_choice *choice)
+{
+	return fbk_dead(top) && (choice->shape == FBK_SHAPE_TREE ||
+				 choice->shape == FBK_SHAPE_CHAIN);
 }
 
 /* Mark the bomb in @top's subtree doomed; see fbk_link() for the ordering. */
 static void fbk_doom_subtree(const struct fbk_tree *tree, struct fbk_node *top,
+			     const struct fbk_choice *choice,
 			     const struct fbk_policy *policy, u8 mark)
 {
+	bool whole = fbk_whole_subtree(top, choice);
 	struct fbk_node *node = top;
 	unsigned int visited = 0;
 
 	do {
 		fbk_walk_pause(tree, &visited);
-		if (!fbk_in_bomb(node, top, policy)) {
+		if (!fbk_in_bomb(node, top, policy, whole)) {
 			node = fbk_pre_skip(node, top);
 			continue;
 		}
@@ -1061,24 +1084,26 @@ void fbk_doom(struct fbk_tree *tree, const struct fbk_choice *choice,
 	struct fbk_node *child;
 
 	if (!choice->spared) {
-		fbk_doom_subtree(tree, choice->top, policy, mark);
+		fbk_doom_subtree(tree, choice->top, choice, policy, mark);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_doom_subtree(tree, child, policy, mark);
+			fbk_doom_subtree(tree, child, choice, policy, mark);
 }
 
 static void fbk_undoom_subtree(const struct fbk_tree *tree, struct fbk_node *top,
+			       const struct fbk_choice *choice,
 			       const struct fbk_policy *policy)
 {
+	bool whole = fbk_whole_subtree(top, choice);
 	unsigned int visited = 0;
 	struct fbk_node *node = top;
 
 	while (node) {
 		fbk_walk_pause(tree, &visited);
-		if (!fbk_in_bomb(node, top, policy)) {
+		if (!fbk_in_bomb(node, top, policy, whole)) {
 			node = fbk_pre_skip(node, top);
 			continue;
 		}
@@ -1105,11 +1130,11 @@ void fbk_undoom(struct fbk_tree *tree, const struct fbk_choice *choice,
 	struct fbk_node *child;
 
 	if (!choice->spared) {
-		fbk_undoom_subtree(tree, choice->top, policy);
+		fbk_undoom_subtree(tree, choice->top, choice, policy);
 		return;
 	}
 	for (child = fbk_first_child(choice->top); child;
 	     child = fbk_next_sibling(child))
 		if (child->flags & FBK_BOMB)
-			fbk_undoom_subtree(tree, child, policy);
+			fbk_undoom_subtree(tree, child, choice, policy);
 }
