@@ -1286,6 +1286,35 @@ static void shape_typed_command_bomb(struct sim *s)
 }
 
 /*
+ * The same, at threads-max, where one half outgrew the other (9
+ * generations against 5): the walk of step 2 ends in the big half, whose
+ * climb stops at the shell. Its small half, born with it, dies too; left
+ * alive, it would grow again.
+ */
+static void shape_typed_command_bomb_uneven(struct sim *s)
+{
+	struct fbk_node *sshd = sim_add(s, s->init, SEC(10), true);
+	struct fbk_node *shell = sim_add(s, sshd, SEC(600), true);
+	struct fbk_node *job = sim_spawn(s, shell, SEC(700), 5000);
+	struct fbk_node *half;
+	int i;
+
+	sim_live(s, sshd, 200);
+	sim_live(s, shell, 300);
+	sim_run_command(s, shell, NOW - SECS(1) - MS(5), true);
+	for (i = 0; i < 2; i++) {
+		half = sim_add(s, shell, NOW - SECS(1) + i, false);
+		sim_command_bomb(s, half, NOW - SECS(1), MS(60), i ? 5 : 9,
+				 true, 4);
+	}
+	s->top = shell;
+	s->spared = true;
+	s->survivors[0] = shell;
+	s->survivors[1] = job;
+	s->survivors[2] = sshd;
+}
+
+/*
  * A script that runs a command and starts $0 twice: every bomb process
  * is a fork and an exec of the script.
  */
@@ -2312,6 +2341,8 @@ static const struct shape_case shape_cases[] = {
 	{ "typed_command_bomb", shape_typed_command_bomb, FBK_TRIGGER_OOM, true,
 	  FBK_SHAPE_TREE },
 	{ "typed_command_bomb_fork_fail", shape_typed_command_bomb,
+	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "typed_command_bomb_uneven", shape_typed_command_bomb_uneven,
 	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "script_bomb", shape_script_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "make_bomb", shape_make_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },

@@ -648,6 +648,26 @@ static void fbk_flag_bomb_children(struct fbk_node *top, struct fbk_node *heavy,
 }
 
 /*
+ * Step 3: has @parent, where the climb from @top stopped, another child
+ * born together with @top that holds young processes? The other half of
+ * f(){ date; f & f & }; f typed into a shell, which started both halves
+ * and went back to its prompt: when one half holds nearly all of the
+ * young, the walk of step 2 ends in it.
+ */
+static bool fbk_other_half(const struct fbk_node *parent,
+			   const struct fbk_node *top, unsigned long generation)
+{
+	unsigned long window = FBK_GAP_FACTOR * generation;
+	const struct fbk_node *child;
+
+	for (child = fbk_first_child(parent); child; child = fbk_next_sibling(child))
+		if (child != top && child->young && fbk_gap(child, top) <= window &&
+		    fbk_gap(top, child) <= window)
+			return true;
+	return false;
+}
+
+/*
  * Step 4: did the process that forked @node (a dead leaf) multiply, or
  * leave copies of itself behind when it ended? Its record is the parent
  * of @node's first record, before any exec.
@@ -954,7 +974,7 @@ static bool fbk_outweighs_victim(const struct fbk_tree *tree,
 bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		struct fbk_choice *choice)
 {
-	struct fbk_node *young_top, *heavy;
+	struct fbk_node *young_top, *heavy, *parent;
 	struct fbk_profile spawner = {};
 	unsigned long generation;
 
@@ -972,6 +992,13 @@ bool fbk_choose(const struct fbk_tree *tree, const struct fbk_policy *policy,
 		fbk_flag_bomb_children(young_top, heavy, generation);
 	} else {
 		choice->top = fbk_climb(young_top, policy, generation);
+		parent = choice->top->parent;
+		if (parent && !(parent->flags & FBK_PROTECTED) &&
+		    fbk_other_half(parent, choice->top, generation)) {
+			fbk_flag_bomb_children(parent, choice->top, generation);
+			choice->top = parent;
+			choice->spared = true;
+		}
 	}
 	fbk_profile(tree, choice, policy, &choice->profile);
 
