@@ -39,7 +39,10 @@
  *    Then the top of the bomb is found by climbing through the parents
  *    that belong to it too: dead records, and wrappers with no other live
  *    child that forked it just as quickly. An outsider is spared: only its
- *    children born together with the heaviest one are the bomb.
+ *    children born together with the heaviest one are the bomb. So is the
+ *    parent where the climb stops when another of its children, born
+ *    together with the top, holds young processes (the other half of a
+ *    bomb typed into a shell).
  *
  * 4. Whether it multiplies. A walk of the bomb's subtrees measures how:
  *    FBK_SHAPE_TREE needs min_descendants young live processes, at least
