@@ -633,19 +633,29 @@ static struct fbk_node *fbk_climb(struct fbk_node *node,
 }
 
 /*
+ * Step 3: were @a and @b, children of one record, born together: within
+ * FBK_GAP_FACTOR generation times of each other?
+ */
+static bool fbk_born_together(const struct fbk_node *a, const struct fbk_node *b,
+			      unsigned long generation)
+{
+	unsigned long window = FBK_GAP_FACTOR * generation;
+
+	return fbk_gap(a, b) <= window && fbk_gap(b, a) <= window;
+}
+
+/*
  * Step 3, for an outsider: flag its children born together with the
  * heaviest one @heavy, and holding young processes, as the bomb.
  */
 static void fbk_flag_bomb_children(struct fbk_node *top, struct fbk_node *heavy,
 				   unsigned long generation)
 {
-	unsigned long window = FBK_GAP_FACTOR * generation;
 	struct fbk_node *child;
 
 	for (child = fbk_first_child(top); child; child = fbk_next_sibling(child)) {
 		child->flags &= ~FBK_BOMB;
-		if (child->young && fbk_gap(child, heavy) <= window &&
-		    fbk_gap(heavy, child) <= window)
+		if (child->young && fbk_born_together(child, heavy, generation))
 			child->flags |= FBK_BOMB;
 	}
 }
@@ -660,12 +670,11 @@ static void fbk_flag_bomb_children(struct fbk_node *top, struct fbk_node *heavy,
 static bool fbk_other_half(const struct fbk_node *parent,
 			   const struct fbk_node *top, unsigned long generation)
 {
-	unsigned long window = FBK_GAP_FACTOR * generation;
 	const struct fbk_node *child;
 
 	for (child = fbk_first_child(parent); child; child = fbk_next_sibling(child))
-		if (child != top && child->young && fbk_gap(child, top) <= window &&
-		    fbk_gap(top, child) <= window)
+		if (child != top && child->young &&
+		    fbk_born_together(child, top, generation))
 			return true;
 	return false;
 }
