@@ -44,7 +44,9 @@
  *          children inherit it
  * @history: how the record began and ended: FBK_EXEC, FBK_EXITED
  * @flags: the scan's scratch flags
- * @gens: scan scratch: young fork generations down to this record
+ * @gens: scan scratch: FBK_SEEN once fbk_account() was told of a process
+ *        of the record, until fbk_aggregate(); then the young fork
+ *        generations down to this record (fbk_profile())
  *
  * Records stay in the tree after their mm is gone, so that the family of a
  * fork bomb stays visible after its parents exited and the children were
@@ -76,6 +78,9 @@ struct fbk_node {
 #define FBK_EXEC		0x01
 /* History: its last process ended by exit(), not killed by a signal. */
 #define FBK_EXITED		0x02
+
+/* Scan scratch, in @gens before fbk_aggregate(): the walk found a process. */
+#define FBK_SEEN		1
 
 /* Scan scratch: an own process must never be killed (init, OOM_SCORE_ADJ_MIN). */
 #define FBK_PROTECTED		0x01
@@ -258,6 +263,11 @@ struct fbk_births {
  * @total_tasks: eligible processes in scope
  * @total_mass: FORK_FAIL: their weight (their threads, each of which took a
  *              pid and counted against the limit)
+ * @walked_tasks: processes the scan's walk visited, in scope or not: what
+ *                the walk cost
+ * @cgroup_only: the scan saw the processes of one cgroup only (a memcg OOM,
+ *               a pids.max failure): a live record none of whose processes
+ *               it saw is outside the scope, and protected (fbk_aggregate())
  */
 struct fbk_policy {
 	enum fbk_trigger trigger;
@@ -270,6 +280,8 @@ struct fbk_policy {
 	unsigned long victim_mass;
 	unsigned long total_tasks;
 	unsigned long total_mass;
+	unsigned long walked_tasks;
+	bool cgroup_only;
 };
 
 static inline bool fbk_young(const struct fbk_node *node,
@@ -435,8 +447,8 @@ struct mutex;
 struct rw_semaphore;
 
 /*
- * Work done in one go before a lock is dropped (or, for the reaper, the
- * CPU offered): FBK_BATCH records, FBK_TASK_BATCH processes.
+ * Work done in one go before a lock is dropped or the CPU offered:
+ * FBK_BATCH records, FBK_TASK_BATCH processes.
  */
 #define FBK_BATCH		1024
 #define FBK_TASK_BATCH		256

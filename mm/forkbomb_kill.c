@@ -23,11 +23,15 @@
  * records that were not killed (out of scope, protected) are undoomed
  * afterwards, so that their later children are not taken for the bomb.
  *
- * No lock that fork or exit takes is held across a walk, and nothing is
- * done with interrupts off: the walks of the forest hold only
- * fbk_history_rwsem for reading (forks and exits go on and link records
- * meanwhile), the walks of the processes hold rcu_read_lock() for
- * FBK_TASK_BATCH processes at a time.
+ * No lock that fork or exit takes is held across a walk: the walks of
+ * the forest hold only fbk_history_rwsem for reading (forks and exits go
+ * on and link records meanwhile), the walks of the processes hold
+ * rcu_read_lock() for FBK_TASK_BATCH processes at a time. The scan of a
+ * memcg OOM or of a failure on pids.max walks the processes of its cgroup
+ * only, as the OOM killer does for a memcg OOM, so that its cost follows
+ * the cgroup's size; the cgroup's task iterator takes css_set_lock, with
+ * interrupts off, for one step at a time. The kill walks every process
+ * (see fbk_kill_doomed()).
  *
  * The scan and the kill run in a kernel thread, fbk_killer, at the lowest
  * real-time priority, on behalf of the task that ran out, which waits for
@@ -270,14 +274,13 @@ static long fbk_badness(struct task_struct *p, struct mm_struct *mm,
 }
 
 /*
- * Visit every process (not kernel threads), FBK_TASK_BATCH at a time under
- * rcu_read_lock(), in the order of their pids, so that the walk resumes
- * where it stopped. @walk->visit returns false to end the walk.
+ * Visit every process of a scope (not kernel threads): @walk->visit returns
+ * false to end the walk.
  *
  * In fbk_killer, a real-time thread (fbk_tree.may_yield, which it sets for
- * its scans), it offers the CPU between batches: a real-time task waits
- * for one batch at most (256 processes: about 4 ms under TCG, where a
- * walk of 100,000 takes 0.2-1.5 s). An ordinary task
+ * its scans), a walk offers the CPU every FBK_TASK_BATCH processes: a
+ * real-time task waits for one batch at most (256 processes: about 4 ms
+ * under TCG, where a walk of 100,000 takes 0.2-1.5 s). An ordinary task
  * must not: a fork bomb keeps thousands of tasks runnable, and a walk
  * that lets one run waits for a whole round of them (measured under TCG
  * with 1,500: a scan of 8 ms took 2-10 s when it yielded once, a kill of
@@ -290,7 +293,12 @@ struct fbk_process_walk {
 	void *data;
 };
 
-static void fbk_walk_processes(const struct fbk_process_walk *walk)
+/*
+ * Every process of the system, FBK_TASK_BATCH at a time under
+ * rcu_read_lock(), in the order of their pids, so that the walk resumes
+ * where it stopped.
+ */
+static void fbk_walk_all_processes(const struct fbk_process_walk *walk)
 {
 	struct task_struct *p;
 	struct pid *pid;
@@ -314,6 +322,98 @@ static void fbk_walk_processes(const struct fbk_process_walk *walk)
 		if (fbk_tree.may_yield)
 			cond_resched();
 	} while (pid);
+}
+
+#ifdef CONFIG_CGROUPS
+/*
+ * Every process of @root's cgroup and of its descendants, as
+ * mem_cgroup_scan_tasks() finds a memory cgroup's: the cost follows the
+ * processes of the cgroup, not of the system. The task iterator holds its
+ * place (and a reference to the task it returned) between two visits,
+ * which are each under rcu_read_lock(); the descendant walk holds a
+ * reference to the css whose tasks it walks, and RCU between two of them.
+ */
+static void fbk_walk_css_processes(struct cgroup_subsys_state *root,
+				   const struct fbk_process_walk *walk)
+{
+	struct cgroup_subsys_state *pos;
+	struct css_task_iter it;
+	struct task_struct *p;
+	unsigned int n = 0;
+	bool more = true;
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(pos, root) {
+		if (!css_tryget(pos))
+			continue;
+		rcu_read_unlock();
+		css_task_iter_start(pos, CSS_TASK_ITER_PROCS, &it);
+		while (more && (p = css_task_iter_next(&it))) {
+			if (!(p->flags & PF_KTHREAD)) {
+				rcu_read_lock();
+				more = walk->visit(p, walk->data);
+				rcu_read_unlock();
+			}
+			if (!(++n % FBK_TASK_BATCH) && fbk_tree.may_yield)
+				cond_resched();
+		}
+		css_task_iter_end(&it);
+		rcu_read_lock();
+		css_put(pos);
+		if (!more)
+			break;
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * The css whose processes are @scope's, with a reference: its memory
+ * cgroup's or its pids cgroup's; NULL for the system (and the root memory
+ * cgroup) and for a user, whose processes have no list of their own (a
+ * user's scans are rate limited instead, see __forkbomb_fork_failed()).
+ */
+static struct cgroup_subsys_state *fbk_scope_css(const struct fbk_scope *scope)
+{
+#ifdef CONFIG_MEMCG
+	if (scope->memcg && !mem_cgroup_is_root(scope->memcg)) {
+		css_get(&scope->memcg->css);
+		return &scope->memcg->css;
+	}
+#endif
+#ifdef CONFIG_CGROUP_PIDS
+	if (scope->pids_cgroup)
+		return cgroup_get_e_css(scope->pids_cgroup, &pids_cgrp_subsys);
+#endif
+	return NULL;
+}
+#else
+static void fbk_walk_css_processes(struct cgroup_subsys_state *root,
+				   const struct fbk_process_walk *walk)
+{
+}
+
+static struct cgroup_subsys_state *fbk_scope_css(const struct fbk_scope *scope)
+{
+	return NULL;
+}
+#endif
+
+/*
+ * Every process of @scope: its cgroup's, or the system's.
+ * Return: true when the walk was of a cgroup's processes only.
+ */
+static bool fbk_walk_processes(const struct fbk_scope *scope,
+			       const struct fbk_process_walk *walk)
+{
+	struct cgroup_subsys_state *css = fbk_scope_css(scope);
+
+	if (!css) {
+		fbk_walk_all_processes(walk);
+		return false;
+	}
+	fbk_walk_css_processes(css, walk);
+	css_put(css);
+	return true;
 }
 
 struct fbk_scan_ctx {
@@ -344,6 +444,7 @@ static bool fbk_scan_task(struct task_struct *p, void *data)
 	enum fbk_class class;
 	long badness = 0;
 
+	policy->walked_tasks++;
 	t = find_lock_task_mm(p);
 	if (!t)
 		return true;
@@ -391,7 +492,7 @@ static bool fbk_scan_tasks(const struct fbk_scope *scope,
 	};
 	struct fbk_process_walk walk = { .visit = fbk_scan_task, .data = &ctx };
 
-	fbk_walk_processes(&walk);
+	policy->cgroup_only = fbk_walk_processes(scope, &walk);
 	return !ctx.pending;
 }
 
@@ -482,15 +583,18 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 }
 
 /*
- * SIGKILL every eligible process whose record bears the doom @mark, under
- * RCU as __oom_kill_process() does, FBK_TASK_BATCH at a time. A child
- * forked meanwhile is born doomed and killed at birth (forkbomb_post_fork(),
- * as cgroup.kill kills the children of a cgroup being killed), or was
- * visible before the pass reached its pid: a second pass finds nobody new
- * but the children forked before their parent's SIGKILL, which the pass
- * that killed the parent may have missed. The passes end when one finds
- * nobody, and no child whose record is still being linked, after
- * FBK_KILL_PASSES at most.
+ * SIGKILL every eligible process of @scope whose record bears the doom
+ * @mark, under RCU as __oom_kill_process() does, FBK_TASK_BATCH at a time.
+ * A child forked meanwhile is born doomed and killed at birth
+ * (forkbomb_post_fork(), as cgroup.kill kills the children of a cgroup
+ * being killed), or was visible before the pass reached its pid: a second
+ * pass finds nobody new but the children forked before their parent's
+ * SIGKILL, which the pass that killed the parent may have missed. The
+ * passes end when one finds nobody, and no child whose record is still
+ * being linked, after FBK_KILL_PASSES at most. They walk every process,
+ * not the scope's cgroup: a child has its pid (and a record being linked)
+ * before it is on its cgroup's task list (cgroup_post_fork()), and a pass
+ * that did not see it could end the kill before the child reads the mark.
  */
 static void fbk_kill_doomed(const struct fbk_scope *scope,
 			    const struct fbk_choice *choice, u8 mark,
@@ -506,7 +610,7 @@ static void fbk_kill_doomed(const struct fbk_scope *scope,
 	for (pass = 0; pass < FBK_KILL_PASSES; pass++) {
 		ctx.killed = 0;
 		ctx.in_flight = 0;
-		fbk_walk_processes(&walk);
+		fbk_walk_all_processes(&walk);
 		report->passes++;
 		if (!ctx.killed && !ctx.in_flight)
 			break;
@@ -673,10 +777,10 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
 
 /*
  * Find a fork bomb and kill all of it, in fbk_killer or, without it, in
- * the task that ran out. Allocates nothing; linear in records and
- * processes. Holds fbk_history_rwsem for reading and rcu_read_lock() for
- * FBK_TASK_BATCH processes at a time: other CPUs keep forking and exiting
- * meanwhile.
+ * the task that ran out. Allocates nothing; linear in records and in the
+ * processes of the scope (fbk_walk_processes()). Holds fbk_history_rwsem
+ * for reading, and rcu_read_lock() while it looks at a process: other CPUs
+ * keep forking and exiting meanwhile.
  */
 static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 {

@@ -235,6 +235,41 @@ static void forkbomb_tree_aggregate_saturates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, top->history, FBK_EXEC);
 }
 
+/*
+ * After a scan of one cgroup's processes, a live record none of whose
+ * processes the walk found is outside it, and protected; one whose
+ * processes are all exiting is inside, and a dead one is not protected
+ * either, nor is any record after a scan of every process.
+ */
+static void forkbomb_tree_aggregate_cgroup_only(struct kunit *test)
+{
+	struct fbk_policy policy = { .young_since = SEC(1), .cgroup_only = true };
+	struct fbk_node *outside, *inside, *exiting, *dead;
+	struct fbk_tree tree;
+
+	fbk_tree_init(&tree);
+	outside = add(test, &tree, NULL, SEC(1));
+	exiting = add(test, &tree, outside, SEC(2));
+	inside = add(test, &tree, exiting, SEC(2));
+	dead = add(test, &tree, outside, SEC(2));
+	fbk_node_put(&tree, dead, SEC(3), true);
+	fbk_scan_reset(&tree, NULL);
+	fbk_account(inside, FBK_COUNT, 1, NULL);
+	fbk_account(exiting, FBK_IGNORE, 0, NULL);
+	fbk_aggregate(&tree, &policy);
+	KUNIT_EXPECT_TRUE(test, outside->flags & FBK_PROTECTED);
+	KUNIT_EXPECT_FALSE(test, exiting->flags & FBK_PROTECTED);
+	KUNIT_EXPECT_FALSE(test, inside->flags & FBK_PROTECTED);
+	KUNIT_EXPECT_FALSE(test, dead->flags & FBK_PROTECTED);
+	KUNIT_EXPECT_EQ(test, outside->gens, 0);
+
+	policy.cgroup_only = false;
+	fbk_scan_reset(&tree, NULL);
+	fbk_account(inside, FBK_COUNT, 1, NULL);
+	fbk_aggregate(&tree, &policy);
+	KUNIT_EXPECT_FALSE(test, outside->flags & FBK_PROTECTED);
+}
+
 static void forkbomb_tree_prune_calm(struct kunit *test)
 {
 	struct fbk_tree tree;
@@ -543,6 +578,7 @@ static struct kunit_case forkbomb_tree_cases[] = {
 	KUNIT_CASE(forkbomb_tree_death_keeps_family),
 	KUNIT_CASE(forkbomb_tree_aggregate_multiplied),
 	KUNIT_CASE(forkbomb_tree_aggregate_saturates),
+	KUNIT_CASE(forkbomb_tree_aggregate_cgroup_only),
 	KUNIT_CASE(forkbomb_tree_prune_calm),
 	KUNIT_CASE(forkbomb_tree_prune_stress),
 	KUNIT_CASE(forkbomb_tree_prune_bounded),
@@ -588,6 +624,8 @@ struct sim {
 #define SIM_LIVE	0x1
 #define SIM_PROTECTED	0x2
 #define SIM_OOM_GROUP	0x4
+/* Live outside the cgroup whose processes a cgroup_only scan walks. */
+#define SIM_OUTSIDE	0x8
 
 static struct fbk_node *sim_add(struct sim *s, struct fbk_node *parent,
 				unsigned long born_at, bool exec)
@@ -642,10 +680,15 @@ static void sim_scan(struct sim *s)
 	for (i = 0; i < n; i++) {
 		if (fbk_dead(nodes[i]))
 			continue;
+		if (what[i] & SIM_OUTSIDE)
+			continue;
 		if (what[i] & SIM_PROTECTED)
 			fbk_account(nodes[i], FBK_PROTECT, 0, &s->births);
-		if (!(what[i] & SIM_LIVE))
+		/* A live record without SIM_LIVE: its processes are exiting. */
+		if (!(what[i] & SIM_LIVE)) {
+			fbk_account(nodes[i], FBK_IGNORE, 0, &s->births);
 			continue;
+		}
 		/* When fork failed, a process weighs its threads: one here. */
 		if (s->policy.trigger == FBK_TRIGGER_FORK_FAIL)
 			mass[i] = 1;
@@ -769,6 +812,32 @@ static void shape_c_bomb(struct sim *s)
 	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 1400, 16);
 	s->survivors[0] = s->tester;
 	s->survivors[1] = s->bystander;
+}
+
+/*
+ * The C bomb in a container at its pids.max, started by a runtime outside
+ * it 5 ms after the runtime's own start: the scan walks the container's
+ * processes only. The runtime, young and quick to fork the bomb, is not
+ * climbed to: it is outside, live, and the kill could not take it.
+ */
+static void shape_container_bomb_young_launcher(struct sim *s)
+{
+	struct fbk_node *runtime, *bomb;
+
+	runtime = sim_add(s, s->tester, NOW - MS(1505), true);
+	sim_live(s, runtime, 100);
+	s->top = sim_add(s, runtime, NOW - MS(1500), false);
+	bomb = sim_add(s, s->top, NOW - MS(1497), true);
+	sim_dead(s, s->top);
+	sim_live(s, bomb, 100);
+	sim_c_bomb(s, bomb, NOW - MS(1500), MS(100), 300, 16);
+	runtime->gens |= SIM_OUTSIDE;
+	s->tester->gens |= SIM_OUTSIDE;
+	s->bystander->gens |= SIM_OUTSIDE;
+	s->policy.cgroup_only = true;
+	s->survivors[0] = runtime;
+	s->survivors[1] = s->tester;
+	s->survivors[2] = s->bystander;
 }
 
 /*
@@ -2298,6 +2367,8 @@ struct shape_case {
 static const struct shape_case shape_cases[] = {
 	{ "c_bomb", shape_c_bomb, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "c_bomb_fork_fail", shape_c_bomb, FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
+	{ "container_bomb_young_launcher", shape_container_bomb_young_launcher,
+	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },
 	{ "c_bomb_oom_victims", shape_c_bomb_oom_victims, FBK_TRIGGER_OOM, true, FBK_SHAPE_TREE },
 	{ "bomb_exits_on_failed_fork", shape_bomb_exits_on_failed_fork,
 	  FBK_TRIGGER_FORK_FAIL, true, FBK_SHAPE_TREE },

@@ -366,11 +366,16 @@ static void fbk_add_mass(struct fbk_node *node, unsigned long mass)
  *        oom_score_adj as the OOM killer does; when fork failed, its threads
  * @births: if not NULL, counts the birth of @node once it holds an eligible
  *          process (for fbk_set_youth())
+ *
+ * Every process the walk finds is reported, counted or not: a record with
+ * none is outside a cgroup-only scan (see fbk_aggregate()).
  */
 void fbk_account(struct fbk_node *node, enum fbk_class class,
 		 unsigned long mass, struct fbk_births *births)
 {
 	unsigned long age;
+
+	node->gens = FBK_SEEN;
 
 	switch (class) {
 	case FBK_COUNT:
@@ -412,9 +417,12 @@ void fbk_account_oom_group(struct fbk_node *node)
  * children (FBK_BRANCHING), whose processes forked a young child
  * (FBK_FORKED), two or more of whose young forked children forked in
  * turn (FBK_MULTIPLIED), and which are dead with two or more young forked
- * children whose subtrees live on (FBK_LEFT_COPIES). Each record, visited
- * after its children, first
- * counts its own processes as young or not, then adds its children's sums.
+ * children whose subtrees live on (FBK_LEFT_COPIES). After a scan of one
+ * cgroup's processes, a live record none of whose processes the walk found
+ * is protected: they are outside, where the kill cannot take them, and a
+ * bomb in the cgroup does not climb past them. Each record, visited after
+ * its children, first counts its own processes as young or not, then adds
+ * its children's sums.
  * Records linked during the walk start from zero and may or may not be
  * visited; either way the sums stay consistent.
  */
@@ -427,6 +435,10 @@ void fbk_aggregate(struct fbk_tree *tree, const struct fbk_policy *policy)
 		node = fbk_post_first(node);
 	for (; node; node = fbk_post_next(node, NULL)) {
 		fbk_walk_pause(tree, &visited);
+		if (policy->cgroup_only && node->gens != FBK_SEEN &&
+		    !fbk_dead(node))
+			node->flags |= FBK_PROTECTED;
+		node->gens = 0;
 		node->young = fbk_young(node, policy) ? node->tasks : 0;
 		young_children = 0;
 		forking_children = 0;

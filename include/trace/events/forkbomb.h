@@ -19,7 +19,8 @@ struct fbk_policy;
  * and live processes, young records, branching depth and records, fork
  * generations, multiplying records and finished jobs, its weight against
  * the OOM victim's (when memory ran out) or the threads in scope (when
- * fork failed), and how far back youth reached, in ms.
+ * fork failed), how far back youth reached, in ms, and how many processes
+ * the scan walked (those of the scope's cgroup, or all).
  */
 TRACE_EVENT(forkbomb_scan,
 	    TP_PROTO(const char *trigger, const char *verdict,
@@ -40,6 +41,7 @@ TRACE_EVENT(forkbomb_scan,
 			     __field(unsigned long, mass)
 			     __field(unsigned long, against)
 			     __field(unsigned int, youth_ms)
+			     __field(unsigned long, walked)
 			     __field(u64, scan_ns)),
 	    TP_fast_assign(__assign_str(trigger);
 			   __assign_str(verdict);
@@ -57,14 +59,15 @@ TRACE_EVENT(forkbomb_scan,
 					      policy->victim_mass : policy->total_mass;
 			   __entry->youth_ms = jiffies_to_msecs(policy->now -
 								policy->young_since);
+			   __entry->walked = policy->walked_tasks;
 			   __entry->scan_ns = scan_ns;),
-	    TP_printk("trigger=%s verdict=%s shape=%s young=%u tasks=%u records=%u depth=%u branching=%u generations=%u multiplying=%u finished_jobs=%u mass=%lu against=%lu youth=%ums scan=%lluns",
+	    TP_printk("trigger=%s verdict=%s shape=%s young=%u tasks=%u records=%u depth=%u branching=%u generations=%u multiplying=%u finished_jobs=%u mass=%lu against=%lu youth=%ums walked=%lu scan=%lluns",
 		      __get_str(trigger), __get_str(verdict), __get_str(shape),
 		      __entry->young, __entry->tasks, __entry->records,
 		      __entry->depth, __entry->branching, __entry->generations,
 		      __entry->multiplying, __entry->finished_jobs,
 		      __entry->mass, __entry->against, __entry->youth_ms,
-		      __entry->scan_ns)
+		      __entry->walked, __entry->scan_ns)
 );
 
 /*

@@ -4,12 +4,15 @@
  * bomb, and only processes of that cgroup, never one outside it. With
  * memory.oom.group set, the administrator asked for the whole cgroup or
  * nothing: the OOM killer's group kill takes the bomb, not this feature.
+ * A memcg OOM's scan walks the processes of its cgroup, not the machine's.
  * Destructive: runs only with FORKBOMB_DESTRUCTIVE=1.
  */
 #include "../kselftest_harness.h"
 #include "bomb_common.h"
 
 #define MEMCG_REPORT	"memory cgroup out of memory: killed fork bomb"
+#define TRACE		"/sys/kernel/tracing/trace"
+#define OUTSIDERS	300
 
 FIXTURE(memcg) {
 	struct bomb_run run;
@@ -89,6 +92,73 @@ TEST_F_TIMEOUT(memcg, bomb_in_oom_group, 900)
 	EXPECT_GE(file_value(path, "oom_group_kill"), 1);
 	EXPECT_TRUE(child_alive(self->outsider));
 	EXPECT_TRUE(child_alive(self->run.bystander));
+}
+
+/* walked= of the last memcg OOM scan in the trace, or -1. */
+static long last_memcg_scan_walked(void)
+{
+	static char buf[4 << 20];	/* the whole trace buffer of 2 CPUs */
+	char *p, *last = NULL;
+	int fd = open(TRACE, O_RDONLY);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		return -1;
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	for (p = strstr(buf, "trigger=memcg_oom "); p;
+	     p = strstr(p + 1, "trigger=memcg_oom "))
+		last = p;
+	p = last ? strstr(last, " walked=") : NULL;
+	return p ? atol(p + 8) : -1;
+}
+
+/*
+ * A memory hog, no bomb, in the cgroup, and OUTSIDERS idle processes in
+ * another: the memcg OOM's scan walks the hog's cgroup only (as the OOM
+ * killer does), finds no bomb, and the OOM killer kills the hog.
+ */
+TEST_F_TIMEOUT(memcg, scan_walks_its_cgroup, 300)
+{
+	const char *const argv[] = { bomb_path(), "hog", NULL };
+	long walked, outsiders;
+	pid_t hog;
+	int i, status;
+
+	self->outsider = fork();
+	ASSERT_LE(0, self->outsider);
+	if (self->outsider == 0) {
+		if (cg_enter(&self->other))
+			_exit(1);
+		for (i = 1; i < OUTSIDERS; i++)
+			if (fork() == 0)
+				break;
+		for (;;)
+			pause();
+	}
+	for (i = 0; i < scaled(60) * 10; i++) {
+		outsiders = cg_procs(&self->other);
+		if (outsiders >= OUTSIDERS)
+			break;
+		sleep_ms(100);
+	}
+	ASSERT_EQ(OUTSIDERS, outsiders);
+	ASSERT_EQ(0, write_text("/sys/kernel/tracing/events/forkbomb/forkbomb_scan/enable", "1"));
+	hog = spawn(argv, cg_enter, &self->run.cg);
+	ASSERT_GT(hog, 0);
+	ASSERT_EQ(hog, waitpid(hog, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_EQ(self->run.kills, knob_long("forkbomb_kills"));
+	walked = last_memcg_scan_walked();
+	ASSERT_LE(0, walked) TH_LOG("no memcg OOM scan in " TRACE);
+	/* The hog, and none of the outsiders. */
+	EXPECT_GE(2, walked) TH_LOG("the scan walked %ld processes, %ld outside", walked,
+				    outsiders);
+	/* The outsiders' cgroup: each started one, then stayed. */
+	EXPECT_EQ(OUTSIDERS, cg_procs(&self->other));
 }
 
 TEST_HARNESS_MAIN
