@@ -175,6 +175,23 @@ for r in big:
                        'wake-up during the kill %s ms, bystander fork() %s ms'
                        % (r['peak'], secs(gone), secs(rec), ms(r['scan_us']), ms(r['kill_us']),
                           r['irqsoff_us'], r['rt_kill_ms'], r['fork_kill_ms']))
+# The kill against cgroup.kill, each from its own decision: for the fork bomb
+# killer, the end of its scan; for cgroup.kill, the write.
+on = [r for r in big if r.get('tracking') == 'on' and not r.get('failed')]
+off = [r for r in big if r.get('tracking') == 'off' and not r.get('failed')]
+if on and off and float(on[0]['empty']) >= 0 and float(off[0]['empty']) >= 0:
+    r, b = on[0], off[0]
+    decided = float(r['exhausted']) + max(int(r['scan_us']), 0) / 1e6
+    killer = float(r['empty']) - decided
+    baseline = float(b['empty']) - float(b['killed_at'])
+    report.append('\nFrom the decision to the last process gone: fork bomb killer %.1f s (decided '
+                  '%.2f s after exhaustion), `cgroup.kill` %.1f s: ratio **%.2f** (target 1.2; the '
+                  'decision within 1 s: %s).\n'
+                  % (killer, decided - float(r['exhausted']), baseline, killer / baseline,
+                     'met' if decided - float(r['exhausted']) <= 1 else 'not met'))
+    summary.append('a bomb of %s processes: gone %.1f s after the kill decision, against %.1f s '
+                   'after cgroup.kill of the same bomb (ratio %.2f)'
+                   % (r['peak'], killer, baseline, killer / baseline))
 if big:
     report.append('\nTracking on: the fork bomb killer removes the bomb; times count from the first '
                   'failed fork. Tracking off (the kernel as without the feature): the bomb stays at '
@@ -211,6 +228,34 @@ if stats:
                            % (r['class'], float(r.get('acquisitions', 'nan')),
                               float(r.get('contentions', 'nan')), r.get('hold_max_us'),
                               r.get('hold_avg_us')))
+
+# 6. scoped cost
+scoped = lines('scoped.txt')
+if scoped:
+    report.append('## What a small cgroup\'s trigger costs, alone and beside many processes (8 GiB guest, 2 vCPUs)\n')
+    report.append('A cgroup of 100 idle processes. memcg OOM: a hog in it (memory.max 32M) allocates '
+                  'until killed, timed from its start to its death. pids.max: with pids.max at '
+                  'pids.current, a process of the cgroup forks once a second, each failing fork() '
+                  'timed. Scan: the longest forkbomb:forkbomb_scan of each round. Medians of the rounds.\n')
+    report.append('| kernel | others | memcg OOM: hog killed after | its scan | failing fork() | its scan |')
+    report.append('|---|---:|---:|---:|---:|---:|')
+    for k in ('stock', 'patched'):
+        if any(r.get('kernel') == k and r.get('failed') for r in scoped):
+            report.append('| %s | (guest failed) | | | | |' % k)
+            continue
+        for others in sorted({int(r['others']) for r in scoped if r.get('kernel') == k and 'others' in r}):
+            rows = [r for r in scoped if r.get('kernel') == k and r.get('others') == str(others)]
+            col = (lambda kind, key: [float(r[key]) for r in rows if r['kind'] == kind and float(r[key]) >= 0])
+            fmt = (lambda xs, unit, scale: '%.2f %s' % (med(xs) * scale, unit) if xs else '-')
+            report.append('| %s | %d | %s | %s | %s | %s |'
+                          % (k, others, fmt(col('memcg_oom', 'ms'), 'ms', 1),
+                             fmt(col('memcg_oom', 'scan_us'), 'ms', 1e-3),
+                             fmt(col('pids_fork_fail', 'ms'), 'ms', 1),
+                             fmt(col('pids_fork_fail', 'scan_us'), 'ms', 1e-3)))
+            if k == 'patched':
+                summary.append('a cgroup of 100 processes beside %d others: memcg OOM scan %s, pids.max scan %s'
+                               % (others, fmt(col('memcg_oom', 'scan_us'), 'ms', 1e-3),
+                                  fmt(col('pids_fork_fail', 'scan_us'), 'ms', 1e-3)))
 
 open(os.path.join(out, 'report.md'), 'w').write('\n'.join(report) + '\n')
 open(os.path.join(out, 'summary.txt'), 'w').write(''.join('  - %s\n' % s for s in summary))

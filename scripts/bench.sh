@@ -17,16 +17,20 @@
 #     a real-time probe's and a bystander's worst latencies.
 #  5. locks: a fork+exit storm on 2 vCPUs on the CONFIG_LOCK_STAT kernel,
 #     tracking on and off: the feature's locks next to tasklist_lock.
+#  6. scoped cost, patched vs stock: a memcg OOM and a fork failing on
+#     pids.max in a cgroup of 100 processes, alone and beside OTHERS
+#     (50,000) idle processes in an 8 GiB guest: each scan's duration
+#     (forkbomb:forkbomb_scan) and what the process saw.
 #
 # Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
-# cover letter). PARTS (default "overhead records precision") picks the
+# cover letter). PARTS (default: all six) picks the
 # parts; BOOTS, ROUNDS, FORKS, EXECS, WINDOW, CASES and KERNELS (of the
 # precision table: "stock patched") tune them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 boots=${BOOTS:-2} rounds=${ROUNDS:-12} forks=${FORKS:-1500} execs=${EXECS:-300} window=${WINDOW:-30}
-parts=${PARTS:-overhead records precision bigbomb locks}
+parts=${PARTS:-overhead records precision bigbomb locks scoped}
 part() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 out=$BUILD/bench
 rm -rf "$out"
@@ -37,7 +41,7 @@ icount="-icount shift=0,sleep=off"
 # kernel can differ by a few per cent, so comparisons across kernels take
 # the median of all rounds of both.
 part overhead || boots=0
-say "1/5 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
+say "1/6 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
 for pass in $(seq "$boots"); do
 	for k in patched nofbk stock; do
 		image=$BUILD/bzImage
@@ -50,7 +54,7 @@ for pass in $(seq "$boots"); do
 done
 
 if part records; then
-	say "2/5 records and scan time after 10,000, 100,000 and 1,000,000 processes"
+	say "2/6 records and scan time after 10,000, 100,000 and 1,000,000 processes"
 	"$TOP/scripts/run-qemu.sh" bench-records script:bench -m 1G -c 2 -t 1800 \
 		-a "fbk.bench=records kunit.enable=0"
 	grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
@@ -63,7 +67,7 @@ cases=${CASES:-"c shell exec setsid chain spawner burst typed threads-c threads-
 	browser build workers prefork-hog deep-build ramp session ci-runner
 	stress-ng-fork nproc-job bash-retry stress-ng-nproc"}
 part precision || cases=
-say "3/5 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
+say "3/6 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
 for c in $cases; do
 	mem=256M extra=
 	case $c in
@@ -85,7 +89,7 @@ done
 if part bigbomb; then
 	n=${BIGBOMB:-100000}
 	for tracking in on off; do
-		say "4/5 a bomb of $n processes, tracking $tracking (a 14 GiB guest; the bomb grows for minutes under TCG)"
+		say "4/6 a bomb of $n processes, tracking $tracking (a 14 GiB guest; the bomb grows for minutes under TCG)"
 		"$TOP/scripts/run-qemu.sh" "bench-bigbomb-$tracking" script:bench -k "$BUILD/bzImage-bench" \
 			-m 14G -c 2 -t 1800 \
 			-a "fbk.bench=bigbomb fbk.bomb=$n fbk.tracking=$tracking fbk.window=900 kunit.enable=0" || true
@@ -95,10 +99,22 @@ if part bigbomb; then
 fi
 
 if part locks; then
-	say "5/5 lock statistics of a fork+exit storm, tracking on and off (CONFIG_LOCK_STAT kernel)"
+	say "5/6 lock statistics of a fork+exit storm, tracking on and off (CONFIG_LOCK_STAT kernel)"
 	"$TOP/scripts/run-qemu.sh" bench-locks script:bench -k "$BUILD/bzImage-lockstat" -m 1G -c 2 -t 1800 \
 		-a "fbk.bench=locks fbk.forks=${LOCK_FORKS:-3000} kunit.enable=0"
 	grep '^BENCH' "$BUILD/logs/bench-locks.results" > "$out/locks.txt"
+fi
+
+if part scoped; then
+	for k in stock patched; do
+		image=$BUILD/bzImage
+		[ "$k" = stock ] && image=$BUILD/bzImage-stock
+		say "6/6 scoped cost on the $k kernel: a cgroup of 100 processes, alone and beside ${OTHERS:-50000} others"
+		"$TOP/scripts/run-qemu.sh" "bench-scoped-$k" script:bench -k "$image" -m 8G -c 2 -t 1800 \
+			-a "fbk.bench=scoped fbk.others=${OTHERS:-50000} fbk.rounds=${SCOPED_ROUNDS:-5} kunit.enable=0" || true
+		grep '^SCOPED ' "$BUILD/logs/bench-scoped-$k.results" >> "$out/scoped.txt" ||
+			echo "SCOPED kernel=$k failed=1" >> "$out/scoped.txt"
+	done
 fi
 
 python3 "$TOP/scripts/bench-report.py" "$out"

@@ -3,7 +3,8 @@
 #   fbk.bench=records
 #   fbk.bench=bigbomb fbk.bomb=N fbk.tracking=on|off fbk.window=S
 #   fbk.bench=locks fbk.forks=N
-what=overhead rounds=20 forks=1500 execs=300 bomb=100000 tracking=on window=600
+#   fbk.bench=scoped fbk.others=N fbk.rounds=R
+what=overhead rounds=20 forks=1500 execs=300 bomb=100000 tracking=on window=600 others=50000
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	fbk.bench=*) what=${arg#fbk.bench=} ;;
@@ -13,6 +14,7 @@ for arg in $(cat /proc/cmdline); do
 	fbk.bomb=*) bomb=${arg#fbk.bomb=} ;;
 	fbk.tracking=*) tracking=${arg#fbk.tracking=} ;;
 	fbk.window=*) window=${arg#fbk.window=} ;;
+	fbk.others=*) others=${arg#fbk.others=} ;;
 	esac
 done
 echo "BENCH-KERNEL $(uname -r) $([ -d /sys/kernel/mm/oom ] && echo patched || echo stock) cpus=$(nproc)"
@@ -31,5 +33,8 @@ bigbomb)
 	;;
 locks)
 	/usr/bin/fbk_bench locks "$forks"
+	;;
+scoped)
+	/usr/bin/fbk_scoped "$others" "$rounds"
 	;;
 esac
