@@ -39,8 +39,11 @@ static void idle_forever(void)
 		pause();
 }
 
-/* @n idle processes in @cg: forkers that each start FORKERS_EVERY - 1. */
-static int start_idle(struct test_cgroup *cg, long n, long per_parent)
+/*
+ * @n more idle processes in @cg, @per_parent to a parent (which starts
+ * @per_parent - 1): @cg then holds @total.
+ */
+static int start_idle(struct test_cgroup *cg, long n, long per_parent, long total)
 {
 	long started = 0, i;
 	double t0 = now_s();
@@ -62,7 +65,7 @@ static int start_idle(struct test_cgroup *cg, long n, long per_parent)
 		}
 		started += kids + 1;
 	}
-	while (cg_long(cg, "pids.current") < n) {
+	while (cg_long(cg, "pids.current") < total) {
 		if (now_s() - t0 > 900)
 			return -1;
 		sleep_ms(100);
@@ -235,7 +238,7 @@ int main(int argc, char **argv)
 	signal(SIGCHLD, SIG_DFL);
 
 	for (g = 0; g < GROUPS; g++)
-		if (start_idle(&scope, GROUP_SIZE, GROUP_SIZE))
+		if (start_idle(&scope, GROUP_SIZE, GROUP_SIZE, (g + 1) * GROUP_SIZE))
 			return 1;
 	printf("SCOPED-START kernel=%s cgroup=%ld processes\n",
 	       patched ? "patched" : "stock", cg_long(&scope, "pids.current"));
@@ -244,7 +247,7 @@ int main(int argc, char **argv)
 	pids_fork_fail_rounds(&scope, "alone", 0, rounds);
 
 	t0 = now_s();
-	if (start_idle(&crowd, others, FORKERS_EVERY))
+	if (start_idle(&crowd, others, FORKERS_EVERY, others))
 		return 1;
 	printf("SCOPED-CROWD %ld processes started in %.1f s\n",
 	       cg_long(&crowd, "pids.current"), now_s() - t0);
