@@ -94,14 +94,18 @@ TEST_F_TIMEOUT(memcg, bomb_in_oom_group, 900)
 	EXPECT_TRUE(child_alive(self->run.bystander));
 }
 
-/* walked= of the last memcg OOM scan in the trace, or -1. */
-static long last_memcg_scan_walked(void)
+/*
+ * The memcg OOM scans in the trace: how many, and walked= of the last one
+ * in *@walked (-1 when there is none).
+ */
+static int memcg_scans(long *walked)
 {
 	static char buf[4 << 20];	/* the whole trace buffer of 2 CPUs */
 	char *p, *last = NULL;
-	int fd = open(TRACE, O_RDONLY);
+	int fd = open(TRACE, O_RDONLY), scans = 0;
 	ssize_t n, len = 0;
 
+	*walked = -1;
 	if (fd < 0)
 		return -1;
 	while (len < (ssize_t)sizeof(buf) - 1 &&
@@ -110,10 +114,14 @@ static long last_memcg_scan_walked(void)
 	close(fd);
 	buf[len] = '\0';
 	for (p = strstr(buf, "trigger=memcg_oom "); p;
-	     p = strstr(p + 1, "trigger=memcg_oom "))
+	     p = strstr(p + 1, "trigger=memcg_oom ")) {
 		last = p;
+		scans++;
+	}
 	p = last ? strstr(last, " walked=") : NULL;
-	return p ? atol(p + 8) : -1;
+	if (p)
+		*walked = atol(p + 8);
+	return scans;
 }
 
 /*
@@ -124,9 +132,9 @@ static long last_memcg_scan_walked(void)
 TEST_F_TIMEOUT(memcg, scan_walks_its_cgroup, 300)
 {
 	const char *const argv[] = { bomb_path(), "hog", NULL };
-	long walked, outsiders;
+	long walked, outsiders, ooms;
+	int i, status, scans;
 	pid_t hog;
-	int i, status;
 
 	self->outsider = fork();
 	ASSERT_LE(0, self->outsider);
@@ -146,14 +154,21 @@ TEST_F_TIMEOUT(memcg, scan_walks_its_cgroup, 300)
 		sleep_ms(100);
 	}
 	ASSERT_EQ(OUTSIDERS, outsiders);
+	/* Well below what the guest has left, even on a debug kernel. */
+	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", "16M"));
 	ASSERT_EQ(0, write_text("/sys/kernel/tracing/events/forkbomb/forkbomb_scan/enable", "1"));
+	scans = memcg_scans(&walked);
+	ASSERT_LE(0, scans) TH_LOG("cannot read " TRACE);
+	ooms = cg_value(&self->run.cg, "memory.events", "oom_kill");
 	hog = spawn(argv, cg_enter, &self->run.cg);
 	ASSERT_GT(hog, 0);
 	ASSERT_EQ(hog, waitpid(hog, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	EXPECT_EQ(self->run.kills, knob_long("forkbomb_kills"));
-	walked = last_memcg_scan_walked();
-	ASSERT_LE(0, walked) TH_LOG("no memcg OOM scan in " TRACE);
+	EXPECT_LT(ooms, cg_value(&self->run.cg, "memory.events", "oom_kill"))
+		TH_LOG("the hog was not killed by its memcg's OOM");
+	ASSERT_LT(scans, memcg_scans(&walked))
+		TH_LOG("no memcg OOM scan in " TRACE " for the hog");
 	/* The hog, and none of the outsiders. */
 	EXPECT_GE(2, walked) TH_LOG("the scan walked %ld processes, %ld outside", walked,
 				    outsiders);
