@@ -274,9 +274,17 @@ int main(int argc, char **argv)
 		pids = cg_long(&cg, "pids.current");
 		if (pids > peak)
 			peak = pids;
+		/*
+		 * The limit is reached when a fork failed (the kernel's count,
+		 * or the bystander's). With tracking off the kernel counts no
+		 * failure, and the bystander's fork may hang rather than fail:
+		 * there, also when the threads are at threads-max or the bomb
+		 * has its N processes.
+		 */
 		if (exhausted < 0 &&
 		    ((ff0 >= 0 && knob_long("forkbomb_fork_failures") > ff0) ||
-		     tl->by_first_failure))
+		     tl->by_first_failure ||
+		     (!on && (pids >= n || nr_threads() >= threads_max - 10))))
 			exhausted = tl->by_first_failure &&
 				    tl->by_first_failure - tl->start < t ?
 				    tl->by_first_failure - tl->start : t;
