@@ -26,6 +26,7 @@
 #include <sys/mount.h>
 #include "bomb_common.h"	/* tools/testing/selftests/forkbomb/ */
 
+#define BOMB		"/kselftest/forkbomb/fbk_bomb"
 #define TRACING		"/sys/kernel/tracing/"
 #define GROUPS		10
 #define GROUP_SIZE	10	/* a parent and 9 children */
@@ -120,19 +121,10 @@ static void report(const char *phase, long others, const char *kind, int round,
 	       scan_us);
 }
 
-static void hog(void)
-{
-	for (;;) {
-		char *p = malloc(1 << 20);
-
-		if (p)
-			memset(p, 1, 1 << 20);
-	}
-}
-
 static void memcg_oom_rounds(struct test_cgroup *cg, const char *phase,
 			     long others, int rounds)
 {
+	const char *const hog[] = { BOMB, "hog", NULL };
 	int r, status;
 
 	for (r = 0; r < rounds; r++) {
@@ -141,12 +133,7 @@ static void memcg_oom_rounds(struct test_cgroup *cg, const char *phase,
 
 		trace_start();
 		t0 = now_s();
-		pid = fork();
-		if (pid == 0) {
-			if (cg_enter(cg))
-				_exit(1);
-			hog();
-		}
+		pid = spawn(hog, cg_enter, cg);
 		if (pid < 0 || waitpid(pid, &status, 0) != pid)
 			exit(1);
 		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
