@@ -20,6 +20,13 @@
  * every process is in scope. Either way the bomb must hold at least half
  * of the threads in scope: each took a pid, and counts against the limit.
  *
+ * An unprivileged user can make its forks fail at will, and a user's scan
+ * walks every process of the machine: the scans of users and pids
+ * cgroups take a bounded share of the time together, however many
+ * processes the machine holds and however many scopes fail
+ * (FBK_SCAN_DUTY_FACTOR); a user with fewer threads than a bomb has
+ * young processes is not scanned at all.
+ *
  * A spawner (one process forking children that stay) is only killed once
  * it keeps failing: a bounded job that hits its limit stops after a few
  * failed forks, a runaway spawner does not (fbk_spawner_confirmed()). Its
@@ -31,6 +38,7 @@
 #include <linux/forkbomb.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/oom.h>
 #include <linux/sched.h>
@@ -38,9 +46,6 @@
 #include <linux/user_namespace.h>
 #include "forkbomb_internal.h"
 
-/* Scans after a kill or while a spawner is watched come soon, else less so. */
-#define FBK_RETRY_SOON_JIFFIES		(HZ / 20)
-#define FBK_RETRY_IDLE_JIFFIES		HZ
 /*
  * When fork failed, a spawner must keep failing this long after it was
  * found, without a pause longer than the gap.
@@ -51,6 +56,13 @@
 /* Scopes whose forks fail, the least recently failing one replaced first. */
 #define FBK_EXHAUSTIONS			8
 static struct fbk_exhaustion fbk_exhaustions[FBK_EXHAUSTIONS];
+/*
+ * Until when the scans of every user and pids cgroup wait for the last
+ * one's duty (fbk_scan_duty_jiffies()): however many scopes an
+ * unprivileged user makes fail, their scans together take a bounded
+ * share of the time.
+ */
+static unsigned long fbk_restricted_scan_at = INITIAL_JIFFIES;
 static DEFINE_SPINLOCK(fbk_exhaustion_lock);
 
 /* A failed fork of @node: note it in the watch of its spawner, if any. */
@@ -167,6 +179,63 @@ bool fbk_exhaustion_confirm(struct fbk_exhaustion *ex,
 			    watch->failing_since + FBK_SPAWNER_CONFIRM_JIFFIES);
 }
 
+/**
+ * fbk_scan_duty_jiffies - how long after a restricted scan the next may run
+ * @spent_ns: how long the scan took, its kill included
+ *
+ * FBK_SCAN_DUTY_FACTOR times @spent_ns, at most FBK_SCAN_DUTY_MAX_JIFFIES.
+ *
+ * Return: the wait, in jiffies.
+ */
+unsigned long fbk_scan_duty_jiffies(u64 spent_ns)
+{
+	u64 wait_ns = spent_ns * FBK_SCAN_DUTY_FACTOR;
+
+	return min_t(unsigned long, nsecs_to_jiffies(wait_ns),
+		     FBK_SCAN_DUTY_MAX_JIFFIES);
+}
+
+/**
+ * fbk_exhaustion_scanned - when may a scope be scanned again?
+ * @ex: the scope's entry
+ * @found: the scan killed a bomb, or found the victims of a kill exiting
+ * @spent_ns: how long the scan took, its kill included
+ * @now: the time the scan ended, in jiffies
+ *
+ * Soon after a kill or while a spawner the scans found is watched
+ * (FBK_RETRY_SOON_JIFFIES), else in FBK_RETRY_IDLE_JIFFIES; for a user or
+ * a pids cgroup (@ex->key not 0), no sooner than fbk_scan_duty_jiffies().
+ *
+ * Context: the caller serializes the calls with fbk_exhaustion_failed().
+ */
+void fbk_exhaustion_scanned(struct fbk_exhaustion *ex, bool found,
+			    u64 spent_ns, unsigned long now)
+{
+	unsigned long retry = FBK_RETRY_IDLE_JIFFIES;
+
+	if (found || ex->spawner_watched)
+		retry = FBK_RETRY_SOON_JIFFIES;
+	if (ex->key)
+		retry = max(retry, fbk_scan_duty_jiffies(spent_ns));
+	ex->next_scan_at = now + retry;
+}
+
+/*
+ * May the scope of @ex be scanned at @now? Not before its next scan's
+ * time, nor, for a user or a pids cgroup, before the last such scan's
+ * duty is over (a time no further ahead than the duty can be).
+ * Context: fbk_exhaustion_lock.
+ */
+static bool fbk_may_scan(const struct fbk_exhaustion *ex, unsigned long now)
+{
+	if (time_before(now, ex->next_scan_at))
+		return false;
+	return !ex->key ||
+	       !time_in_range_open(now, fbk_restricted_scan_at -
+				   FBK_SCAN_DUTY_MAX_JIFFIES,
+				   fbk_restricted_scan_at);
+}
+
 /* The entry of the scope @key, or NULL. Context: fbk_exhaustion_lock. */
 static struct fbk_exhaustion *fbk_exhaustion_find(u64 key)
 {
@@ -218,6 +287,30 @@ static u64 fbk_scope_key(const struct fbk_scope *scope)
 	return 0;
 }
 
+/*
+ * The threads of the current task's user, when it is at its RLIMIT_NPROC
+ * in its user namespace or in one above it (copy_process() checks every
+ * level, each against the limit its namespace was created with); else 0.
+ * Root is not held to RLIMIT_NPROC: its forks fail on global limits.
+ */
+static long fbk_user_at_nproc(void)
+{
+	unsigned long limit = rlimit(RLIMIT_NPROC);
+	long max = min_t(unsigned long, limit, LONG_MAX), nr;
+	struct ucounts *iter;
+
+	if (uid_eq(current_uid(), GLOBAL_ROOT_UID))
+		return 0;
+	for (iter = current_ucounts(); iter; iter = iter->ns->ucounts) {
+		/* The failed fork's thread is no longer counted: >=, not >. */
+		nr = get_rlimit_value(iter, UCOUNT_RLIMIT_NPROC);
+		if (nr >= max)
+			return nr;
+		max = get_userns_rlimit_max(iter->ns, UCOUNT_RLIMIT_NPROC);
+	}
+	return 0;
+}
+
 /* The pids cgroup that stops the current task's forks, with a reference. */
 static struct cgroup *fbk_pids_cgroup_at_limit(void)
 {
@@ -243,8 +336,11 @@ static void fbk_pids_cgroup_put(struct cgroup *cgrp)
  * The failure is noted for its scope: the user when it is over
  * RLIMIT_NPROC (which does not bind root: its forks fail on global
  * limits), else the pids cgroup at its pids.max, else the system. The
- * scan is rate limited per scope; a task that is itself dying, a kernel
- * thread or an io_uring worker only notes the failure.
+ * scan is rate limited per scope (fbk_exhaustion_scanned()), and the
+ * scans of users and pids cgroups together (fbk_may_scan()); a task that
+ * is itself dying, a kernel thread or an io_uring worker only notes the
+ * failure, and so does a user with fewer threads than min_descendants
+ * (a bomb has at least that many young processes).
  */
 void __forkbomb_fork_failed(void)
 {
@@ -252,13 +348,14 @@ void __forkbomb_fork_failed(void)
 	unsigned long now = jiffies, retry;
 	struct fbk_exhaustion *ex;
 	enum fbk_result result;
+	long nr_user;
+	u64 spent_ns;
 	bool scan;
 
 	atomic_long_inc(&fbk_fork_failures);
 	scope.uid = current_uid();
-	scope.by_uid = !uid_eq(scope.uid, GLOBAL_ROOT_UID) &&
-		       get_rlimit_value(current_ucounts(), UCOUNT_RLIMIT_NPROC) >=
-		       rlimit(RLIMIT_NPROC);
+	nr_user = fbk_user_at_nproc();
+	scope.by_uid = nr_user > 0;
 	if (!scope.by_uid)
 		scope.pids_cgroup = fbk_pids_cgroup_at_limit();
 	scope.key = fbk_scope_key(&scope);
@@ -269,9 +366,12 @@ void __forkbomb_fork_failed(void)
 				   current->mm ? fbk_mm_node(current->mm) : NULL,
 				   now);
 	scope.exhausted_at = ex->exhausted_at;
-	scan = !time_before(now, ex->next_scan_at);
+	scan = fbk_may_scan(ex, now);
 	spin_unlock(&fbk_exhaustion_lock);
 
+	/* Fewer threads than a bomb's young processes: no bomb to find. */
+	if (scope.by_uid && nr_user < READ_ONCE(fbk_min_descendants))
+		scan = false;
 	if (!scan || !(READ_ONCE(fbk_triggers) & FBK_TRIGGER_FORK_FAIL) ||
 	    (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
 	    fatal_signal_pending(current) || !mutex_trylock(&oom_lock))
@@ -280,21 +380,23 @@ void __forkbomb_fork_failed(void)
 	/* Another failure of the scope may have scanned meanwhile. */
 	spin_lock(&fbk_exhaustion_lock);
 	ex = fbk_exhaustion_find(scope.key);
-	scan = ex && !time_before(jiffies, ex->next_scan_at);
+	scan = ex && fbk_may_scan(ex, jiffies);
 	if (scan) {
 		ex->next_scan_at = jiffies + FBK_RETRY_IDLE_JIFFIES;
 		ex->spawner_watched = false;
 	}
 	spin_unlock(&fbk_exhaustion_lock);
 	if (scan) {
-		result = fbk_scan_and_kill(&scope);
+		result = fbk_scan_and_kill(&scope, &spent_ns);
 		spin_lock(&fbk_exhaustion_lock);
-		ex = fbk_exhaustion_find(scope.key);
-		if (ex) {
-			retry = result == FBK_RESULT_NONE && !ex->spawner_watched ?
-				FBK_RETRY_IDLE_JIFFIES : FBK_RETRY_SOON_JIFFIES;
-			ex->next_scan_at = jiffies + retry;
+		if (scope.key) {
+			retry = fbk_scan_duty_jiffies(spent_ns);
+			fbk_restricted_scan_at = jiffies + retry;
 		}
+		ex = fbk_exhaustion_find(scope.key);
+		if (ex)
+			fbk_exhaustion_scanned(ex, result != FBK_RESULT_NONE,
+					       spent_ns, jiffies);
 		spin_unlock(&fbk_exhaustion_lock);
 	}
 	mutex_unlock(&oom_lock);

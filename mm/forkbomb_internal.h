@@ -427,6 +427,20 @@ struct fbk_exhaustion {
 
 /* Forks of a scope that fail again after this pause begin a new exhaustion. */
 #define FBK_EXHAUSTION_PAUSE_JIFFIES	HZ
+/* Scans after a kill or while a spawner is watched come soon, else less so. */
+#define FBK_RETRY_SOON_JIFFIES		(HZ / 20)
+#define FBK_RETRY_IDLE_JIFFIES		HZ
+/*
+ * The scans of users and pids cgroups, which an unprivileged user can
+ * cause at will, take at most 1/FBK_SCAN_DUTY_FACTOR of the time (see
+ * fbk_scan_duty_jiffies()): a user's scans walk every process of the
+ * machine (a user has no list of its processes), a cgroup's walk the
+ * history of every process. A scan that took very long (a kill of a
+ * hundred thousand processes, a virtual machine paused meanwhile) holds
+ * the next one back for FBK_SCAN_DUTY_MAX_JIFFIES at most.
+ */
+#define FBK_SCAN_DUTY_FACTOR		20
+#define FBK_SCAN_DUTY_MAX_JIFFIES	(60 * HZ)
 
 struct fbk_exhaustion *fbk_exhaustion_failed(struct fbk_exhaustion *table,
 					     unsigned int size, u64 key,
@@ -434,6 +448,9 @@ struct fbk_exhaustion *fbk_exhaustion_failed(struct fbk_exhaustion *table,
 					     unsigned long now);
 bool fbk_exhaustion_confirm(struct fbk_exhaustion *exhaustion,
 			    const struct fbk_node *top, unsigned long now);
+unsigned long fbk_scan_duty_jiffies(u64 spent_ns);
+void fbk_exhaustion_scanned(struct fbk_exhaustion *ex, bool found,
+			    u64 spent_ns, unsigned long now);
 
 /*
  * The kernel glue (forkbomb.c and the files after it), not used by the
@@ -546,7 +563,8 @@ extern atomic_long_t fbk_kills;
 extern atomic_long_t fbk_tasks_killed;
 extern atomic_long_t fbk_victims_gone;
 extern u8 fbk_killing_mark;
-enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope);
+enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope,
+				  u64 *spent_ns);
 void fbk_kill_at_birth(struct task_struct *p);
 
 /* forkbomb_forkfail.c */

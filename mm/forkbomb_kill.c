@@ -782,7 +782,8 @@ static enum fbk_result fbk_scan(const struct fbk_scope *scope,
  * for reading, and rcu_read_lock() while it looks at a process: other CPUs
  * keep forking and exiting meanwhile.
  */
-static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
+static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope,
+					   u64 *spent_ns)
 {
 	struct fbk_report report = {};
 	struct fbk_policy policy;
@@ -826,6 +827,7 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
 	}
 	fbk_tree.may_yield = false;
 	up_read(&fbk_history_rwsem);
+	*spent_ns = report.scan_ns + report.kill_ns;
 
 	if (result != FBK_RESULT_KILLED)
 		return result;
@@ -843,6 +845,7 @@ static enum fbk_result __fbk_scan_and_kill(const struct fbk_scope *scope)
  */
 static const struct fbk_scope *fbk_killer_scope;
 static enum fbk_result fbk_killer_result;
+static u64 fbk_killer_spent_ns;
 static DECLARE_WAIT_QUEUE_HEAD(fbk_killer_wait);
 static DECLARE_COMPLETION(fbk_killer_done);
 
@@ -857,7 +860,8 @@ static int fbk_killer_fn(void *unused)
 	sched_set_fifo_low(current);
 	for (;;) {
 		wait_event_idle(fbk_killer_wait, fbk_killer_has_work());
-		fbk_killer_result = __fbk_scan_and_kill(fbk_killer_scope);
+		fbk_killer_result = __fbk_scan_and_kill(fbk_killer_scope,
+							&fbk_killer_spent_ns);
 		WRITE_ONCE(fbk_killer_scope, NULL);
 		complete(&fbk_killer_done);
 	}
@@ -882,6 +886,8 @@ subsys_initcall(fbk_killer_init);
  * fbk_scan_and_kill - find a fork bomb and kill all of it
  * @scope: the trigger and the processes it concerns; stays valid until
  *	the call returns (the scan runs in fbk_killer meanwhile)
+ * @spent_ns: set to how long the scan and its kill took where they ran,
+ *	not counting the waits for a CPU before and after them
  *
  * Context: process context, oom_lock held. Sleeps until fbk_killer is
  * done (uninterruptibly: the caller is often in the bomb, and is killed
@@ -890,18 +896,21 @@ subsys_initcall(fbk_killer_init);
  * when the victims of an earlier kill are still exiting, else
  * FBK_RESULT_NONE.
  */
-enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope)
+enum fbk_result fbk_scan_and_kill(const struct fbk_scope *scope,
+				  u64 *spent_ns)
 {
 	lockdep_assert_held(&oom_lock);
+	*spent_ns = 0;
 	if (!fbk_tracking())
 		return FBK_RESULT_NONE;
 	if (!fbk_killer)
-		return __fbk_scan_and_kill(scope);
+		return __fbk_scan_and_kill(scope, spent_ns);
 	reinit_completion(&fbk_killer_done);
 	/* After the caller filled in @scope: see fbk_killer_has_work(). */
 	smp_store_release(&fbk_killer_scope, scope);
 	wake_up(&fbk_killer_wait);
 	wait_for_completion(&fbk_killer_done);
+	*spent_ns = fbk_killer_spent_ns;
 	return fbk_killer_result;
 }
 
@@ -925,13 +934,14 @@ bool __forkbomb_oom_kill(struct oom_control *oc)
 		.memcg = oc->memcg,
 		.totalpages = oc->totalpages,
 	};
+	u64 spent_ns;
 
 	if (!(READ_ONCE(fbk_triggers) & FBK_TRIGGER_OOM))
 		return false;
 	if (oc->constraint != CONSTRAINT_NONE &&
 	    oc->constraint != CONSTRAINT_MEMCG)
 		return false;
-	return fbk_scan_and_kill(&scope) != FBK_RESULT_NONE;
+	return fbk_scan_and_kill(&scope, &spent_ns) != FBK_RESULT_NONE;
 }
 
 #ifdef CONFIG_DEBUG_FS

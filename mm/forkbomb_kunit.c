@@ -2951,6 +2951,48 @@ static void forkbomb_score_spawner_watch_bounds(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fbk_exhaustion_confirm(ex, &nodes[1], t0 + MS(1010) + 1));
 }
 
+/*
+ * FBK_RETRY_SOON_JIFFIES (HZ / 20), FBK_RETRY_IDLE_JIFFIES (1 s),
+ * FBK_SCAN_DUTY_FACTOR (20) and FBK_SCAN_DUTY_MAX_JIFFIES (60 s), with
+ * literal times. The system's scans come again 50 ms after a kill or
+ * while a spawner is watched, else after 1 s, however long they took. A
+ * user's (or a pids cgroup's) scans take at most a twentieth of the
+ * time: a scan of 1 ms comes again as the system's do, one of 100 ms
+ * after 2 s even while a spawner is watched, one of 1 s after 20 s, one
+ * of 10 s after a minute.
+ */
+static void forkbomb_score_scan_duty(struct kunit *test)
+{
+	struct fbk_exhaustion *table = kunit_kcalloc(test, 2, sizeof(*table),
+						     GFP_KERNEL);
+	const u64 user = BIT_ULL(63) | 1000;
+	struct fbk_exhaustion *system, *ex;
+
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	system = failed(table, 0, NULL, NOW);
+	fbk_exhaustion_scanned(system, true, NSEC_PER_SEC, NOW);
+	KUNIT_EXPECT_EQ(test, system->next_scan_at, NOW + HZ / 20);
+	fbk_exhaustion_scanned(system, false, NSEC_PER_SEC, NOW);
+	KUNIT_EXPECT_EQ(test, system->next_scan_at, NOW + SECS(1));
+	system->spawner_watched = true;
+	fbk_exhaustion_scanned(system, false, NSEC_PER_SEC, NOW);
+	KUNIT_EXPECT_EQ(test, system->next_scan_at, NOW + HZ / 20);
+
+	ex = failed(table, user, NULL, NOW);
+	fbk_exhaustion_scanned(ex, false, NSEC_PER_MSEC, NOW);
+	KUNIT_EXPECT_EQ(test, ex->next_scan_at, NOW + SECS(1));
+	fbk_exhaustion_scanned(ex, true, NSEC_PER_MSEC, NOW);
+	KUNIT_EXPECT_EQ(test, ex->next_scan_at, NOW + HZ / 20);
+	ex->spawner_watched = true;
+	fbk_exhaustion_scanned(ex, false, 100 * NSEC_PER_MSEC, NOW);
+	KUNIT_EXPECT_EQ(test, ex->next_scan_at, NOW + SECS(2));
+	fbk_exhaustion_scanned(ex, true, NSEC_PER_SEC, NOW);
+	KUNIT_EXPECT_EQ(test, ex->next_scan_at, NOW + SECS(20));
+	fbk_exhaustion_scanned(ex, true, 10 * NSEC_PER_SEC, NOW);
+	KUNIT_EXPECT_EQ(test, ex->next_scan_at, NOW + SECS(60));
+	KUNIT_EXPECT_EQ(test, fbk_scan_duty_jiffies(2 * NSEC_PER_SEC), SECS(40));
+}
+
 static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE_PARAM(forkbomb_score_shape, shape_gen_params),
 	KUNIT_CASE_PARAM(forkbomb_score_boundary, boundary_gen_params),
@@ -2964,6 +3006,7 @@ static struct kunit_case forkbomb_score_cases[] = {
 	KUNIT_CASE(forkbomb_score_history_bounds),
 	KUNIT_CASE(forkbomb_score_exhaustion_pause),
 	KUNIT_CASE(forkbomb_score_spawner_watch_bounds),
+	KUNIT_CASE(forkbomb_score_scan_duty),
 	{}
 };
 
