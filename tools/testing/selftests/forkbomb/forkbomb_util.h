@@ -455,4 +455,51 @@ static inline int wait_calm(struct saved_settings *saved, int interval_ms,
 	return -1;
 }
 
+#define TRACE		"/sys/kernel/tracing/trace"
+
+/* Trace the scans (forkbomb:forkbomb_scan) from now on, and only those. */
+static inline int trace_scans_restart(void)
+{
+	int fd;
+
+	if (write_text("/sys/kernel/tracing/events/forkbomb/forkbomb_scan/enable", "1"))
+		return -1;
+	fd = open(TRACE, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/*
+ * The scans of @trigger ("oom", "memcg_oom", "fork_fail") in the trace:
+ * how many, and walked= of the last one in *@walked (-1 when there is
+ * none). -1 when the trace cannot be read.
+ */
+static inline int trace_scans(const char *trigger, long *walked)
+{
+	static char buf[4 << 20];	/* the whole trace buffer of 2 CPUs */
+	char needle[64], *p, *last = NULL;
+	int fd = open(TRACE, O_RDONLY), scans = 0;
+	ssize_t n, len = 0;
+
+	*walked = -1;
+	if (fd < 0)
+		return -1;
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	snprintf(needle, sizeof(needle), "trigger=%s ", trigger);
+	for (p = strstr(buf, needle); p; p = strstr(p + 1, needle)) {
+		last = p;
+		scans++;
+	}
+	p = last ? strstr(last, " walked=") : NULL;
+	if (p)
+		*walked = atol(p + 8);
+	return scans;
+}
+
 #endif /* __FORKBOMB_UTIL_H */

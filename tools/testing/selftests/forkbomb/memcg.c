@@ -11,7 +11,6 @@
 #include "bomb_common.h"
 
 #define MEMCG_REPORT	"memory cgroup out of memory: killed fork bomb"
-#define TRACE		"/sys/kernel/tracing/trace"
 #define OUTSIDERS	300
 
 FIXTURE(memcg) {
@@ -95,36 +94,6 @@ TEST_F_TIMEOUT(memcg, bomb_in_oom_group, 900)
 }
 
 /*
- * The memcg OOM scans in the trace: how many, and walked= of the last one
- * in *@walked (-1 when there is none).
- */
-static int memcg_scans(long *walked)
-{
-	static char buf[4 << 20];	/* the whole trace buffer of 2 CPUs */
-	char *p, *last = NULL;
-	int fd = open(TRACE, O_RDONLY), scans = 0;
-	ssize_t n, len = 0;
-
-	*walked = -1;
-	if (fd < 0)
-		return -1;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	for (p = strstr(buf, "trigger=memcg_oom "); p;
-	     p = strstr(p + 1, "trigger=memcg_oom ")) {
-		last = p;
-		scans++;
-	}
-	p = last ? strstr(last, " walked=") : NULL;
-	if (p)
-		*walked = atol(p + 8);
-	return scans;
-}
-
-/*
  * A memory hog, no bomb, in the cgroup, and OUTSIDERS idle processes in
  * another: the memcg OOM's scan walks the hog's cgroup only (as the OOM
  * killer does), finds no bomb, and the OOM killer kills the hog.
@@ -156,8 +125,8 @@ TEST_F_TIMEOUT(memcg, scan_walks_its_cgroup, 300)
 	ASSERT_EQ(OUTSIDERS, outsiders);
 	/* Well below what the guest has left, even on a debug kernel. */
 	ASSERT_EQ(0, cg_write(&self->run.cg, "memory.max", "16M"));
-	ASSERT_EQ(0, write_text("/sys/kernel/tracing/events/forkbomb/forkbomb_scan/enable", "1"));
-	scans = memcg_scans(&walked);
+	ASSERT_EQ(0, trace_scans_restart()) TH_LOG("cannot trace the scans");
+	scans = trace_scans("memcg_oom", &walked);
 	ASSERT_LE(0, scans) TH_LOG("cannot read " TRACE);
 	ooms = cg_value(&self->run.cg, "memory.events", "oom_kill");
 	hog = spawn(argv, cg_enter, &self->run.cg);
@@ -167,7 +136,7 @@ TEST_F_TIMEOUT(memcg, scan_walks_its_cgroup, 300)
 	EXPECT_EQ(self->run.kills, knob_long("forkbomb_kills"));
 	EXPECT_LT(ooms, cg_value(&self->run.cg, "memory.events", "oom_kill"))
 		TH_LOG("the hog was not killed by its memcg's OOM");
-	ASSERT_LT(scans, memcg_scans(&walked))
+	ASSERT_LT(scans, trace_scans("memcg_oom", &walked))
 		TH_LOG("no memcg OOM scan in " TRACE " for the hog");
 	/* The hog, and none of the outsiders. */
 	EXPECT_GE(2, walked) TH_LOG("the scan walked %ld processes, %ld outside", walked,

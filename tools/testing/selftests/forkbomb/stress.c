@@ -274,17 +274,19 @@ static void measure(struct latency *lat)
 
 /*
  * An unprivileged user whose fork loop runs at its RLIMIT_NPROC (5)
- * cannot make the kernel work for the whole machine: its failed forks
- * scan its own scope at most once a second. Fork latency and a real-time
- * task's lateness, tracking on and off in turn, three times each: no
- * difference beyond noise, and nothing killed.
+ * cannot make the kernel work for the whole machine: with fewer threads
+ * than a bomb's young processes (forkbomb_min_descendants, 10), its failed
+ * forks scan nothing. Fork latency and a real-time task's lateness,
+ * tracking on and off in turn, three times each: no difference beyond
+ * noise, and nothing killed.
  */
 TEST_F_TIMEOUT(stress, unprivileged_fork_loop, 900)
 {
 	const char *const argv[] = { bomb_path(), "spawner", "0", NULL };
 	double on = 0, off = 0, rt_on = 0, rt_off = 0;
 	struct latency lat;
-	long failures;
+	long failures, walked;
+	int scans;
 	pid_t loop;
 	int round;
 
@@ -294,6 +296,7 @@ TEST_F_TIMEOUT(stress, unprivileged_fork_loop, 900)
 	sleep_ms(scaled(1) * 1000);
 	ASSERT_EQ(0, kill(loop, SIGUSR1));
 	sleep_ms(500);
+	ASSERT_EQ(0, trace_scans_restart()) TH_LOG("cannot trace the scans");
 	failures = knob_long("forkbomb_fork_failures");
 	for (round = 0; round < 6; round++) {
 		ASSERT_EQ(0, change_knob(&self->run.saved, "mm_tracking_enabled",
@@ -314,6 +317,8 @@ TEST_F_TIMEOUT(stress, unprivileged_fork_loop, 900)
 	       on, off, rt_on, rt_off);
 	EXPECT_GT(knob_long("forkbomb_fork_failures"), failures)
 		TH_LOG("the loop's forks did not fail");
+	scans = trace_scans("fork_fail", &walked);
+	EXPECT_EQ(0, scans) TH_LOG("the loop's failures caused %d scans", scans);
 	EXPECT_TRUE(child_alive(loop)) TH_LOG("the loop was killed");
 	EXPECT_EQ(self->run.kills, knob_long("forkbomb_kills"));
 	EXPECT_LE(on, 1.5 * off + 1) TH_LOG("forks are slower with tracking on");
