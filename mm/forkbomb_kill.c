@@ -716,10 +716,8 @@ static void fbk_report(const struct fbk_scope *scope,
 	unsigned long kb = report->pages << (PAGE_SHIFT - 10);
 	const char *shape = fbk_shape_name(choice->shape);
 	const struct fbk_profile *prof = &choice->profile;
-	char why[96];
-
-	fbk_describe_scope(scope, why, sizeof(why));
 	unsigned long tasks = report->tasks + report->tasks_at_birth;
+	char why[96];
 
 	fbk_describe_scope(scope, why, sizeof(why));
 	pr_err("%s: killed fork bomb (%s): top pid %d (%s), uid %u, %lu tasks killed, %lu kB of their own memory\n",
