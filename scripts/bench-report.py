@@ -257,5 +257,79 @@ if scoped:
                                % (others, fmt(col('memcg_oom', 'scan_us'), 'ms', 1e-3),
                                   fmt(col('pids_fork_fail', 'scan_us'), 'ms', 1e-3)))
 
+# 7. unprivileged abuse
+abuse = [r for r in lines('abuse.txt')]
+if abuse:
+    report.append('## An unprivileged fork loop at its RLIMIT_NPROC, beside many processes (8 GiB guest, 2 vCPUs)\n')
+    report.append('A user (uid 1000) holds LIMIT - 1 processes and runs one more that calls fork() in a loop, '
+                  'every call failing at RLIMIT_NPROC, beside the idle processes of root (others). '
+                  'Meanwhile a bystander (root, SCHED_OTHER) forks, exits and waits every 20 ms, and a '
+                  'real-time probe (SCHED_FIFO 2) sleeps 1 ms at a time. Scans: the '
+                  'forkbomb:forkbomb_scan events of the user\'s failures, their total duration and its '
+                  'share of the window. Tracking on and off in the same boot; over rounds, medians '
+                  '(worst: the maximum).\n')
+    if any(r.get('failed') for r in abuse):
+        report.append('(guest failed)\n')
+    report.append('| RLIMIT_NPROC | others | tracking | rounds | loop\'s failed forks/s | bystander fork p50 / p99 / worst (ms) '
+                  '| real-time probe late p99 / worst (ms) | scans | scan time (share) | longest scan | kills |')
+    report.append('|---:|---:|---|---:|---:|---|---|---:|---|---:|---:|')
+    for limit in sorted({int(r['limit']) for r in abuse if 'limit' in r}):
+        for tracking in ('on', 'off'):
+            rows = [r for r in abuse if r.get('limit') == str(limit) and r.get('tracking') == tracking]
+            if not rows:
+                continue
+            f = (lambda key: [float(r[key]) for r in rows])
+            secs = sum(f('seconds'))
+            report.append('| %d | %s | %s | %d | %.0f | %.2f / %.2f / %.2f | %.2f / %.2f | %.0f | %.0f ms (%.2f %%) | %.1f ms | %.0f |'
+                          % (limit, rows[0]['others'], tracking, len(rows), sum(f('failures')) / secs,
+                             med(f('fork_ms_p50')), med(f('fork_ms_p99')), max(f('fork_ms_max')),
+                             med(f('rt_late_ms_p99')), max(f('rt_late_ms_max')), sum(f('scans')),
+                             sum(f('scan_ms_total')), sum(f('scan_ms_total')) / secs / 10,
+                             max(f('scan_ms_max')), sum(f('kills'))))
+        on = [r for r in abuse if r.get('limit') == str(limit) and r.get('tracking') == 'on']
+        off = [r for r in abuse if r.get('limit') == str(limit) and r.get('tracking') == 'off']
+        if on and off:
+            g = (lambda rs, key: med([float(r[key]) for r in rs]))
+            summary.append('an unprivileged fork loop at RLIMIT_NPROC %d beside %s processes, tracking on/off: '
+                           'bystander fork p99 %.2f/%.2f ms, real-time probe p99 %.2f/%.2f ms, '
+                           'scans %.0f taking %.2f %% of the time'
+                           % (limit, on[0]['others'], g(on, 'fork_ms_p99'), g(off, 'fork_ms_p99'),
+                              g(on, 'rt_late_ms_p99'), g(off, 'rt_late_ms_p99'),
+                              sum(float(r['scans']) for r in on),
+                              sum(float(r['scan_ms_total']) for r in on) /
+                              sum(float(r['seconds']) for r in on) / 10))
+    report.append('')
+
+# 8. busy host
+busy = lines('busy.txt')
+if busy:
+    report.append('## A busy host that never calms (1 GiB guest, 2 vCPUs)\n')
+    report.append('A reader streams a 2 GiB disk through the page cache again and again (kswapd reclaims all '
+                  'the time), beside 2,000 idle processes and a server forking short-lived children. '
+                  'Every 30 s: the records, their slab memory, the kswapd runs since the last sample, the '
+                  'forks, and the duration of the scan an OOM would run (debugfs dry run).\n')
+    samples = [r for r in busy if 't' in r]
+    total = [r for r in busy if 'cap' in r]
+    if any(r.get('failed') for r in busy) or not total:
+        report.append('(guest failed)\n')
+    else:
+        report.append('| t (s) | records | their memory | kswapd runs | forks | OOM scan (dry run) | calm |')
+        report.append('|---:|---:|---:|---:|---:|---:|---|')
+        for r in samples:
+            report.append('| %s | %s | %s KiB | %s | %s | %s ms | %s |'
+                          % (r['t'], r['records'], r['slab_kb'], r['kswapd_runs'], r['forks'], r['scan_ms'],
+                             'never' if int(r['calm_ms_ago']) >= int(float(r['t'])) * 1000 else 'yes'))
+        t = total[0]
+        cap = int(t['cap'])
+        report.append('\nkswapd ran in %s of %s intervals; %s exits a second; records at most %s '
+                      '(the cap: %d, trimmed at three quarters, %d), %s KiB; %s dropped; the OOM scan '
+                      'took %s ms at most.\n'
+                      % (t['kswapd_samples'], t['samples'], t['exits_per_s'], t['max_records'], cap,
+                         cap // 4 * 3, t['max_slab_kb'], t['dropped'], t['max_scan_ms']))
+        summary.append('busy host (kswapd awake %s s, %s exits/s beside %s live): records at most %s '
+                       '(cap %d), %s KiB, OOM scan at most %s ms'
+                       % (t['seconds'], t['exits_per_s'], t['live'], t['max_records'], cap,
+                          t['max_slab_kb'], t['max_scan_ms']))
+
 open(os.path.join(out, 'report.md'), 'w').write('\n'.join(report) + '\n')
 open(os.path.join(out, 'summary.txt'), 'w').write(''.join('  - %s\n' % s for s in summary))

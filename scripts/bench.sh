@@ -21,16 +21,26 @@
 #     pids.max in a cgroup of 100 processes, alone and beside OTHERS
 #     (50,000) idle processes in an 8 GiB guest: each scan's duration
 #     (forkbomb:forkbomb_scan) and what the process saw.
+#  7. unprivileged abuse, tracking on vs off: a user (uid 1000) whose fork
+#     loop fails at its RLIMIT_NPROC (5, then 64) for ABUSE_SECONDS (30)
+#     beside OTHERS idle processes of root, in an 8 GiB guest on 2 vCPUs:
+#     a bystander's fork latency, a real-time probe's lateness, and the
+#     scans the user's failures cost.
+#  8. a busy host that never calms: for BUSY_SECONDS (600) a reader streams
+#     a disk twice the size of the 1 GiB guest's memory, so kswapd runs
+#     all the time, beside 2,000 idle processes and a server forking
+#     BUSY_RATE (100) short-lived children a second: records, their
+#     memory and the OOM scan's duration (the dry run), every 30 s.
 #
 # Writes $BUILD/bench/report.md (and summary.txt, quoted in the series'
-# cover letter). PARTS (default: all six) picks the
+# cover letter). PARTS (default: all eight) picks the
 # parts; BOOTS, ROUNDS, FORKS, EXECS, WINDOW, CASES and KERNELS (of the
 # precision table: "stock patched") tune them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 boots=${BOOTS:-2} rounds=${ROUNDS:-12} forks=${FORKS:-1500} execs=${EXECS:-300} window=${WINDOW:-30}
-parts=${PARTS:-overhead records precision bigbomb locks scoped}
+parts=${PARTS:-overhead records precision bigbomb locks scoped abuse busy}
 part() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 out=$BUILD/bench
 rm -rf "$out"
@@ -41,7 +51,7 @@ icount="-icount shift=0,sleep=off"
 # kernel can differ by a few per cent, so comparisons across kernels take
 # the median of all rounds of both.
 part overhead || boots=0
-say "1/6 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
+say "1/8 fork and exec cost: $boots boots per kernel, each $rounds rounds of $forks forks and $((rounds / 2)) of $execs execs"
 for pass in $(seq "$boots"); do
 	for k in patched nofbk stock; do
 		image=$BUILD/bzImage
@@ -54,7 +64,7 @@ for pass in $(seq "$boots"); do
 done
 
 if part records; then
-	say "2/6 records and scan time after 10,000, 100,000 and 1,000,000 processes"
+	say "2/8 records and scan time after 10,000, 100,000 and 1,000,000 processes"
 	"$TOP/scripts/run-qemu.sh" bench-records script:bench -m 1G -c 2 -t 1800 \
 		-a "fbk.bench=records kunit.enable=0"
 	grep '^BENCH' "$BUILD/logs/bench-records.results" > "$out/records.txt"
@@ -67,7 +77,7 @@ cases=${CASES:-"c shell exec setsid chain spawner burst typed threads-c threads-
 	browser build workers prefork-hog deep-build ramp session ci-runner
 	stress-ng-fork nproc-job bash-retry stress-ng-nproc"}
 part precision || cases=
-say "3/6 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
+say "3/8 precision: $(echo $cases | wc -w) cases, patched vs stock (up to $window s each)"
 for c in $cases; do
 	mem=256M extra=
 	case $c in
@@ -89,7 +99,7 @@ done
 if part bigbomb; then
 	n=${BIGBOMB:-100000}
 	for tracking in on off; do
-		say "4/6 a bomb of $n processes, tracking $tracking (a 14 GiB guest; the bomb grows for minutes under TCG)"
+		say "4/8 a bomb of $n processes, tracking $tracking (a 14 GiB guest; the bomb grows for minutes under TCG)"
 		"$TOP/scripts/run-qemu.sh" "bench-bigbomb-$tracking" script:bench -k "$BUILD/bzImage-bench" \
 			-m 14G -c 2 -t 1800 \
 			-a "fbk.bench=bigbomb fbk.bomb=$n fbk.tracking=$tracking fbk.window=900 kunit.enable=0" || true
@@ -99,7 +109,7 @@ if part bigbomb; then
 fi
 
 if part locks; then
-	say "5/6 lock statistics of a fork+exit storm, tracking on and off (CONFIG_LOCK_STAT kernel)"
+	say "5/8 lock statistics of a fork+exit storm, tracking on and off (CONFIG_LOCK_STAT kernel)"
 	"$TOP/scripts/run-qemu.sh" bench-locks script:bench -k "$BUILD/bzImage-lockstat" -m 1G -c 2 -t 1800 \
 		-a "fbk.bench=locks fbk.forks=${LOCK_FORKS:-3000} kunit.enable=0"
 	grep '^BENCH' "$BUILD/logs/bench-locks.results" > "$out/locks.txt"
@@ -109,12 +119,31 @@ if part scoped; then
 	for k in stock patched; do
 		image=$BUILD/bzImage
 		[ "$k" = stock ] && image=$BUILD/bzImage-stock
-		say "6/6 scoped cost on the $k kernel: a cgroup of 100 processes, alone and beside ${OTHERS:-50000} others"
+		say "6/8 scoped cost on the $k kernel: a cgroup of 100 processes, alone and beside ${OTHERS:-50000} others"
 		"$TOP/scripts/run-qemu.sh" "bench-scoped-$k" script:bench -k "$image" -m 8G -c 2 -t 1800 \
 			-a "fbk.bench=scoped fbk.others=${OTHERS:-50000} fbk.rounds=${SCOPED_ROUNDS:-5} kunit.enable=0" || true
 		grep '^SCOPED ' "$BUILD/logs/bench-scoped-$k.results" >> "$out/scoped.txt" ||
 			echo "SCOPED kernel=$k failed=1" >> "$out/scoped.txt"
 	done
+fi
+
+if part abuse; then
+	say "7/8 an unprivileged fork loop at RLIMIT_NPROC beside ${OTHERS:-50000} processes, tracking on and off"
+	"$TOP/scripts/run-qemu.sh" bench-abuse script:bench -m 8G -c 2 -t 2400 \
+		-a "fbk.bench=abuse fbk.others=${OTHERS:-50000} fbk.window=${ABUSE_SECONDS:-30} fbk.rounds=${ABUSE_ROUNDS:-2} kunit.enable=0" || true
+	grep '^ABUSE ' "$BUILD/logs/bench-abuse.results" > "$out/abuse.txt" ||
+		echo "ABUSE failed=1" > "$out/abuse.txt"
+fi
+
+if part busy; then
+	say "8/8 a busy host: kswapd awake for ${BUSY_SECONDS:-600} s beside a server forking ${BUSY_RATE:-100} children a second"
+	truncate -s 2G "$out/busy-disk.img"
+	"$TOP/scripts/run-qemu.sh" bench-busy script:bench -m 1G -c 2 -t $((${BUSY_SECONDS:-600} + 600)) \
+		-q "-drive file=$out/busy-disk.img,format=raw,if=virtio,readonly=on" \
+		-a "fbk.bench=busy fbk.window=${BUSY_SECONDS:-600} fbk.forks=${BUSY_RATE:-100} kunit.enable=0" || true
+	rm -f "$out/busy-disk.img"
+	grep '^BUSY' "$BUILD/logs/bench-busy.results" > "$out/busy.txt" ||
+		echo "BUSY failed=1" > "$out/busy.txt"
 fi
 
 python3 "$TOP/scripts/bench-report.py" "$out"

@@ -4,6 +4,8 @@
 #   fbk.bench=bigbomb fbk.bomb=N fbk.tracking=on|off fbk.window=S
 #   fbk.bench=locks fbk.forks=N
 #   fbk.bench=scoped fbk.others=N fbk.rounds=R
+#   fbk.bench=abuse fbk.others=N fbk.window=S fbk.rounds=R
+#   fbk.bench=busy fbk.window=S fbk.forks=RATE (the disk to read: /dev/vda)
 what=overhead rounds=20 forks=1500 execs=300 bomb=100000 tracking=on window=600 others=50000
 for arg in $(cat /proc/cmdline); do
 	case $arg in
@@ -36,5 +38,11 @@ locks)
 	;;
 scoped)
 	/usr/bin/fbk_scoped "$others" "$rounds"
+	;;
+abuse)
+	/usr/bin/fbk_abuse "$others" "$window" "$rounds"
+	;;
+busy)
+	/usr/bin/fbk_busy "$window" /dev/vda "$forks"
 	;;
 esac
