@@ -24,9 +24,8 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
-#include "bomb_common.h"	/* tools/testing/selftests/forkbomb/ */
+#include "fbk_crowd.h"
 
 #define TRACING		"/sys/kernel/tracing/"
 #define USER_UID	1000
@@ -35,43 +34,6 @@
 #define MAX_WAKEUPS	65536
 
 static const int limits[] = { 5, 64 };
-
-static void idle_forever(void)
-{
-	for (;;)
-		pause();
-}
-
-/* @n idle processes in @cg, @per_parent to a parent; wait until all run. */
-static int start_idle(struct test_cgroup *cg, long n, long per_parent)
-{
-	long started = 0, i;
-	double t0 = now_s();
-
-	while (started < n) {
-		long kids = n - started < per_parent ? n - started - 1 : per_parent - 1;
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -1;
-		if (pid == 0) {
-			if (cg_enter(cg))
-				_exit(1);
-			signal(SIGCHLD, SIG_IGN);
-			for (i = 0; i < kids; i++)
-				if (fork() == 0)
-					idle_forever();
-			idle_forever();
-		}
-		started += kids + 1;
-	}
-	while (cg_long(cg, "pids.current") < n) {
-		if (now_s() - t0 > 900)
-			return -1;
-		sleep_ms(100);
-	}
-	return 0;
-}
 
 /* Kill every process of @cg and wait until they are gone. */
 static int empty_cgroup(struct test_cgroup *cg)
@@ -144,30 +106,17 @@ static void *rt_probe(void *arg)
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double pct(double *xs, int n, int p)
 {
 	qsort(xs, n, sizeof(*xs), cmp_double);
 	return n ? xs[(long)(n - 1) * p / 100] : -1;
 }
 
+/* Trace the scans from now on, and only those. */
 static void trace_start(void)
 {
-	int fd;
-
-	if (access(TRACING "trace", W_OK))
-		mount("tracefs", TRACING, "tracefs", 0, NULL);
 	write_text(TRACING "buffer_size_kb", "8192");
-	fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
-	if (fd >= 0)
-		close(fd);
-	write_text(TRACING "events/forkbomb/forkbomb_scan/enable", "1");
+	trace_scans_restart();
 	write_text(TRACING "tracing_on", "1");
 }
 
@@ -217,10 +166,10 @@ static int measure(struct test_cgroup *user, const char *tracking, int limit,
 	long *failures = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	long kills = knob_long("forkbomb_kills"), start_failures;
-	double t0, until;
+	double until;
 	struct scans scans;
 	pthread_t thread;
-	pid_t loop, pid;
+	pid_t loop;
 	int forks = 0;
 
 	if (failures == MAP_FAILED)
@@ -241,13 +190,7 @@ static int measure(struct test_cgroup *user, const char *tracking, int limit,
 	probe.wakeups = 0;
 	pthread_create(&thread, NULL, rt_probe, &probe);
 	while (now_s() < until && forks < MAX_FORKS) {
-		t0 = now_s();
-		pid = fork();
-		if (pid == 0)
-			_exit(0);
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
-		fork_ms[forks++] = (now_s() - t0) * 1000;
+		fork_ms[forks++] = fork_exit_wait_ms();
 		sleep_ms(20);
 	}
 	pthread_join(thread, NULL);
@@ -301,7 +244,7 @@ int main(int argc, char **argv)
 			change_knob(&saved, "mm_tracking_enabled",
 				    t ? "disabled" : "enabled");
 			t0 = now_s();
-			if (start_idle(&crowd, others, FORKERS_EVERY))
+			if (start_idle(&crowd, others, FORKERS_EVERY, others))
 				return 1;
 			printf("ABUSE-CROWD tracking=%s %ld processes started in %.1f s, records %ld\n",
 			       tracking, cg_long(&crowd, "pids.current"), now_s() - t0,

@@ -19,17 +19,11 @@
  */
 #define _GNU_SOURCE
 #include <sys/mount.h>
-#include "bomb_common.h"	/* tools/testing/selftests/forkbomb/ */
+#include "fbk_crowd.h"
 
 #define LIVE		2000
 #define SAMPLE_S	30
 #define CHUNK		(1 << 20)
-
-static void idle_forever(void)
-{
-	for (;;)
-		pause();
-}
 
 /* Read @device from start to end, again and again. */
 static pid_t start_reader(const char *device)

@@ -23,8 +23,7 @@
  * scan_us=Y" lines (scan_us -1 where no scan was seen).
  */
 #define _GNU_SOURCE
-#include <sys/mount.h>
-#include "bomb_common.h"	/* tools/testing/selftests/forkbomb/ */
+#include "fbk_crowd.h"
 
 #define BOMB		"/kselftest/forkbomb/fbk_bomb"
 #define TRACING		"/sys/kernel/tracing/"
@@ -34,59 +33,12 @@
 
 static bool patched;
 
-static void idle_forever(void)
-{
-	for (;;)
-		pause();
-}
-
-/*
- * @n more idle processes in @cg, @per_parent to a parent (which starts
- * @per_parent - 1): @cg then holds @total.
- */
-static int start_idle(struct test_cgroup *cg, long n, long per_parent, long total)
-{
-	long started = 0, i;
-	double t0 = now_s();
-
-	while (started < n) {
-		long kids = n - started < per_parent ? n - started - 1 : per_parent - 1;
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -1;
-		if (pid == 0) {
-			if (cg_enter(cg))
-				_exit(1);
-			signal(SIGCHLD, SIG_IGN);
-			for (i = 0; i < kids; i++)
-				if (fork() == 0)
-					idle_forever();
-			idle_forever();
-		}
-		started += kids + 1;
-	}
-	while (cg_long(cg, "pids.current") < total) {
-		if (now_s() - t0 > 900)
-			return -1;
-		sleep_ms(100);
-	}
-	return 0;
-}
-
 /* Trace the scans from now on, and only those. */
 static void trace_start(void)
 {
-	int fd;
-
 	if (!patched)
 		return;
-	if (access(TRACING "trace", W_OK))
-		mount("tracefs", TRACING, "tracefs", 0, NULL);
-	fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
-	if (fd >= 0)
-		close(fd);
-	write_text(TRACING "events/forkbomb/forkbomb_scan/enable", "1");
+	trace_scans_restart();
 	write_text(TRACING "tracing_on", "1");
 }
 

@@ -455,6 +455,27 @@ static inline int wait_calm(struct saved_settings *saved, int interval_ms,
 	return -1;
 }
 
+/* One fork()+_exit()+waitpid() of the caller, in ms: a bystander's fork. */
+static inline double fork_exit_wait_ms(void)
+{
+	double t0 = now_s();
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return (now_s() - t0) * 1000;
+}
+
+/* qsort() order of doubles. */
+static inline int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 #define TRACE		"/sys/kernel/tracing/trace"
 
 /* Trace the scans (forkbomb:forkbomb_scan) from now on, and only those. */

@@ -214,13 +214,6 @@ struct latency {
 	double rt_late_ms;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A real-time probe: how late a 1 ms sleep at SCHED_FIFO 2 wakes, at worst. */
 static void *rt_probe(void *arg)
 {
@@ -244,7 +237,7 @@ static void *rt_probe(void *arg)
  */
 static void measure(struct latency *lat)
 {
-	double until = now_s() + scaled(5), t0;
+	double until = now_s() + scaled(5);
 	pthread_t probe;
 	pid_t pid;
 
@@ -259,13 +252,7 @@ static void measure(struct latency *lat)
 	}
 	waitpid(pid, NULL, 0);
 	while (now_s() < until && lat->forks < 256) {
-		t0 = now_s();
-		pid = fork();
-		if (pid == 0)
-			_exit(0);
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
-		lat->fork_ms[lat->forks++] = (now_s() - t0) * 1000;
+		lat->fork_ms[lat->forks++] = fork_exit_wait_ms();
 		sleep_ms(20);
 	}
 	pthread_join(probe, NULL);
